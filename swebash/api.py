@@ -1,0 +1,235 @@
+"""The consumer-facing API: value types and Protocols, no behaviour.
+
+Everything that crosses a layer boundary is defined here, so the REPL, the renderer, the agent
+loop and the tools agree on shapes without importing one another:
+
+* ``CommandRecord`` / ``TerminalContext``: what the shell session remembers of each command,
+  read by the AI to answer ``? why did that fail``.
+* ``Verdict``: the safety gate's decision about one tool call.
+* ``ConfirmRequest`` / ``ConfirmAnswer`` / ``ConfirmHook``: how the engine asks the UI for y/N.
+* ``AiEvent``: the streamed events of one AI turn (seed 000/004 names).
+* ``AiService``: the one interface the UI uses to talk to the AI half (seed 001).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+# --------------------------------------------------------------------------- terminal context
+
+
+@dataclass(frozen=True)
+class CommandRecord:
+    """One command the user ran in the shell session."""
+
+    command: str
+    cwd: str
+    exit_status: int
+    started_at: float  # time.time() when the command was sent to bash
+    duration_ms: float
+    output_tail: str  # ANSI stripped, bounded (lines and bytes); "" for full-screen programs
+    truncated: bool = False  # True when output_tail lost lines from its head
+    fullscreen: bool = False  # the program used the alternate screen
+
+
+class TerminalContext(Protocol):
+    """Read-only view of the shell session, for the AI."""
+
+    def recent_commands(self, limit: int) -> Sequence[CommandRecord]:
+        """The last ``limit`` recorded commands, oldest first."""
+        ...
+
+    def cwd(self) -> str:
+        """The session's current working directory."""
+        ...
+
+    def exported_env(self) -> Mapping[str, str]:
+        """The session's exported environment (for tools that run commands)."""
+        ...
+
+
+# --------------------------------------------------------------------------- safety
+
+Decision = Literal["allow", "ask", "deny"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The safety gate's judgement of one command or path."""
+
+    decision: Decision
+    dangerous: bool = False
+    reasons: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {"decision": self.decision, "dangerous": self.dangerous,
+                "reasons": list(self.reasons)}
+
+
+# --------------------------------------------------------------------------- confirmation
+
+
+class ConfirmAnswer(enum.Enum):
+    YES = "yes"  # run this once
+    NO = "no"  # decline; the model is told "user declined"
+    ALWAYS = "always"  # allow this exact call for the rest of the session (never if dangerous)
+
+
+@dataclass(frozen=True)
+class ConfirmRequest:
+    tool: str
+    description: str  # describe_call(): "$ rm -rf build/", "write src/app.py (12 lines)"
+    verdict: Verdict
+    command: str | None = None  # the shell command, for execute_command
+    preview: str | None = None  # a unified diff or the new file's head, for write/edit tools
+    path: str | None = None
+
+
+ConfirmHook = Callable[[ConfirmRequest], Awaitable[ConfirmAnswer]]
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class Delta:
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolCallStart:
+    name: str
+    arguments: Mapping[str, object]
+    description: str = ""  # describe_call(), for panels
+    call_id: str = ""
+
+
+@dataclass(frozen=True)
+class ToolExecuting:
+    name: str
+    call_id: str = ""
+
+
+@dataclass(frozen=True)
+class ToolCallEnd:
+    name: str
+    result: str  # what the model sees (JSON text)
+    ok: bool
+    duration_ms: float
+    call_id: str = ""
+    summary: str = ""  # one line for people: "exit 0 · 12 lines", "declined by user"
+
+
+@dataclass(frozen=True)
+class Done:
+    reply: str
+
+
+@dataclass(frozen=True)
+class Error:
+    message: str
+
+
+@dataclass(frozen=True)
+class Retrying:
+    attempt: int
+    delay: float
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Usage:
+    input_tokens: int
+    output_tokens: int
+
+
+AiEvent = Delta | ToolCallStart | ToolExecuting | ToolCallEnd | Done | Error | Retrying | Usage
+
+
+# --------------------------------------------------------------------------- service
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    message: str
+    stdin_context: str | None = None  # piped input given alongside `-c '? q'`
+    include_terminal_context: bool = True
+
+
+@dataclass(frozen=True)
+class ChatResponse:
+    reply: str
+    events: tuple[AiEvent, ...] = ()
+
+
+@dataclass(frozen=True)
+class TranslateResponse:
+    command: str
+    explanation: str
+
+
+@dataclass(frozen=True)
+class ExplainResponse:
+    explanation: str
+
+
+@dataclass(frozen=True)
+class AutocompleteResponse:
+    suggestions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AiStatus:
+    configured: bool
+    provider: str | None
+    model: str | None
+    endpoint: str | None
+    reachable: bool | None  # None: not checked
+    tools_enabled: tuple[str, ...]
+    limits: Mapping[str, int | float] = field(default_factory=dict)
+    message: str = ""  # when not configured: exactly how to configure
+
+
+@dataclass(frozen=True)
+class ToolStats:
+    calls: int = 0
+    successes: int = 0
+    failures: int = 0
+    total_ms: float = 0.0
+
+
+@dataclass(frozen=True)
+class AiStats:
+    turns: int
+    iterations: int
+    max_iteration_depth: int
+    input_tokens: int
+    output_tokens: int
+    tools: Mapping[str, ToolStats]
+
+
+class AiService(Protocol):
+    """What the UI may ask of the AI half (seed 001's AiService)."""
+
+    async def chat(self, request: ChatRequest, confirm: ConfirmHook | None = None
+                   ) -> ChatResponse: ...
+
+    def chat_stream(self, request: ChatRequest, confirm: ConfirmHook | None = None
+                    ) -> AsyncIterator[AiEvent]: ...
+
+    async def translate(self, request: str) -> TranslateResponse: ...
+
+    async def explain(self, command: str) -> ExplainResponse: ...
+
+    async def autocomplete(self, partial: str, limit: int = 3) -> AutocompleteResponse: ...
+
+    async def is_available(self) -> bool: ...
+
+    async def status(self, check_reachable: bool = False) -> AiStatus: ...
+
+    def stats(self) -> AiStats: ...
+
+    def reset(self) -> None: ...

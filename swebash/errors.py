@@ -1,0 +1,85 @@
+"""One exception tree for swebash.
+
+Errors meant for the user carry a one-line message (``str(exc)``); the REPL and the CLI print
+that line and never a traceback. SDK and OS exceptions are translated at the boundary with
+``raise SwebashError(...) from exc``.
+"""
+
+from __future__ import annotations
+
+
+class SwebashError(Exception):
+    """Base of every error swebash raises on purpose; ``str()`` is a one-line user message."""
+
+
+class ConfigError(SwebashError):
+    """The configuration (environment or config.toml) is invalid."""
+
+
+class ShellError(SwebashError):
+    """The bash session could not be started or talked to."""
+
+
+class ShellDied(ShellError):
+    """The bash child exited; ``status`` is its exit status (or 128+signal)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class AiError(SwebashError):
+    """Anything that went wrong in the AI half."""
+
+
+class AiNotConfigured(AiError):
+    """No provider could be selected; the message says how to configure one."""
+
+
+class ProviderError(AiError):
+    """A provider request failed (after retries, if any)."""
+
+    def __init__(self, message: str, *, retryable: bool = False, retry_after: float | None = None,
+                 status_code: int | None = None) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.retry_after = retry_after
+        self.status_code = status_code
+
+
+class StreamInterrupted(ProviderError):
+    """The provider's stream broke off mid-way."""
+
+
+class ToolError(AiError):
+    """A tool call failed; ``kind`` is one of the seed-004 error types."""
+
+    kind = "ExecutionFailed"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidArguments(ToolError):
+    kind = "InvalidArguments"
+
+
+class ExecutionFailed(ToolError):
+    kind = "ExecutionFailed"
+
+
+class PermissionDenied(ToolError):
+    kind = "PermissionDenied"
+
+
+class ToolNotFound(ToolError):
+    kind = "NotFound"
+
+
+class UserDeclined(ToolError):
+    kind = "UserDeclined"
+
+
+class PolicyError(SwebashError):
+    """A command or path could not be judged (e.g. bad policy rules)."""

@@ -1,0 +1,28 @@
+"""The safety gate's interface: every tool call passes one gate before it runs.
+
+The gate judges a shell command or a path and returns a ``swebash.api.Verdict``
+(allow | ask | deny, a ``dangerous`` flag, one-line reasons). It never prompts: ``ask`` goes to
+the UI's confirmation hook, or is refused when there is none.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from swebash.api import Verdict
+
+
+class SafetyGate(Protocol):
+    def check_command(self, command: str, cwd: str) -> Verdict:
+        """Judge a bash command line that would run in ``cwd``."""
+        ...
+
+    def check_path(self, path: str, cwd: str, *, write: bool) -> Verdict:
+        """Judge reading (or writing) ``path`` relative to ``cwd``."""
+        ...
+
+
+class Redactor(Protocol):
+    def redact(self, text: str) -> str:
+        """Replace secrets in ``text`` with ``[REDACTED:<name>]``."""
+        ...

@@ -1,0 +1,74 @@
+"""Tool SPI (seed 000's ToolExecutor and ToolRegistry).
+
+A tool has one required method, ``execute``; ``definition``, ``requires_confirmation`` and
+``describe_call`` are plain data about it. Tools never prompt the user and never decide whether
+they may run: the agent loop asks the safety gate (``gate_subject``) and, if the gate says
+``ask``, the UI. A tool signals failure by raising ``swebash.errors.ToolError`` subclasses; the
+loop turns every failure into a tool result the model sees (seed 004's error format).
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from swebash.config import ToolConfig
+from swebash.providers.base import ToolSchema
+
+Category = Literal["fs", "exec", "web", "meta"]
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """What a tool may know about the world it runs in."""
+
+    cwd: str
+    env: Mapping[str, str]
+    config: ToolConfig
+    cancel: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass(frozen=True)
+class GateSubject:
+    """What the safety gate must judge before a call runs."""
+
+    kind: Literal["command", "read_path", "write_path", "none"]
+    value: str = ""  # the command line or the path as the model gave it
+
+
+@dataclass(frozen=True)
+class ToolOutput:
+    """A successful result: ``content`` is what the model sees (JSON text)."""
+
+    content: str
+    summary: str = ""  # one human line for panels ("exit 0 · 12 lines")
+    exit_code: int | None = None
+    truncated: bool = False
+
+
+class ToolExecutor(abc.ABC):
+    name: str
+    category: Category
+
+    @abc.abstractmethod
+    def definition(self) -> ToolSchema: ...
+
+    @abc.abstractmethod
+    async def execute(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+        """Run the call. ``args`` is already parsed and checked against the schema."""
+
+    def requires_confirmation(self, args: dict[str, Any]) -> bool:
+        return False
+
+    def describe_call(self, args: dict[str, Any]) -> str:
+        return f"{self.name} {args}"
+
+    def gate_subject(self, args: dict[str, Any]) -> GateSubject:
+        return GateSubject("none")
+
+    def preview(self, args: dict[str, Any], ctx: ToolContext) -> str | None:
+        """Optional text shown in the confirmation (a diff, a file head)."""
+        return None

@@ -1,0 +1,35 @@
+"""Hermetic test environment: temp HOME and XDG dirs, no API keys, no proxies.
+
+Every test runs with a fresh HOME; nothing reaches the network beyond 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SECRET_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "BRAVE_API_KEY",
+               "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "OLLAMA_HOST", "HTTP_PROXY",
+               "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
+
+
+@pytest.fixture(autouse=True)
+def hermetic_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    home = tmp_path / "home"
+    for sub in ("", ".config", ".local/state", ".cache", ".local/share"):
+        (home / sub).mkdir(parents=True, exist_ok=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local/state"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local/share"))
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    for name in SECRET_VARS:
+        monkeypatch.delenv(name, raising=False)
+    for name in list(os.environ):
+        if name.startswith("SWEBASH_"):
+            monkeypatch.delenv(name, raising=False)
+    yield home
