@@ -1,0 +1,137 @@
+"""Streaming markdown: CPU of MarkdownStream vs one render of the final text vs the naive way.
+
+A generated ~2,400-token answer (headings, paragraphs, nested lists, code fences with blank
+lines, tables) is fed token by token into a terminal Console writing to /dev/null:
+
+* one render: ``console.print(Markdown(final_text))`` once — the floor;
+* MarkdownStream, live region on, deltas as fast as possible (real clock, 12 Hz limit);
+* MarkdownStream, live region on, paced like a 100 tokens/s model (a fake clock advances
+  10 ms per token, so the 12 Hz limit allows ~290 redraws — what a real stream costs);
+* naive: rich Live + Markdown(whole buffer) refreshed per delta, measured on a prefix and
+  extrapolated quadratically (per-delta cost grows with the buffer).
+
+Figures are process CPU time (time.process_time), best of a few runs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable
+
+from rich.console import Console
+from rich.live import Live
+from rich.markdown import Markdown
+
+from swebash.render.stream import MarkdownStream
+
+WORDS = tuple(" ".join((
+    "the shell keeps one bash session alive so that cd and export persist between commands",
+    "while the agent reads files runs tools and streams its answer into the terminal",
+    "without re rendering the whole document for every token it receives")).split(" "))
+
+
+def generate_answer(target_tokens: int = 2400) -> str:
+    """A deterministic markdown answer of about ``target_tokens`` tokens."""
+    parts: list[str] = []
+    section = 0
+    while len(tokenize("".join(parts))) < target_tokens:
+        section += 1
+        words = [WORDS[(section * 7 + i) % len(WORDS)] for i in range(60)]
+        parts.append(f"## Step {section}: {' '.join(words[:4])}\n\n")
+        parts.append(" ".join(words[:30]).capitalize() + " with `inline code` and **bold**.\n"
+                     + " ".join(words[30:]) + ".\n\n")
+        parts.append(f"- first point about {words[5]}\n  - nested detail {words[6]}\n"
+                     f"- second point with `{words[7]}`\n- third point\n\n")
+        parts.append("```python\n"
+                     f"def step_{section}(path: str) -> int:\n"
+                     "    total = 0\n\n"
+                     "    for line in open(path):\n"
+                     f"        total += len(line)  # {words[8]}\n\n"
+                     "    return total\n```\n\n")
+        if section % 2 == 0:
+            parts.append("| command | meaning | exit |\n|---|---|---|\n"
+                         f"| `ls -la` | {words[9]} {words[10]} | 0 |\n"
+                         f"| `grep -r x` | {words[11]} | 1 |\n\n")
+    return "".join(parts)
+
+
+def tokenize(text: str) -> list[str]:
+    """Split like a model's deltas: a word with its leading space, punctuation, newlines."""
+    return re.findall(r" ?[A-Za-z_]+| ?[0-9]+| ?[^\sA-Za-z0-9]|\n| +", text)
+
+
+def terminal_console() -> Console:
+    sink = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the console
+    return Console(file=sink, force_terminal=True, width=100, height=40,
+                   color_system="truecolor")
+
+
+def cpu(fn: Callable[[], None], repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        fn()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def one_render(text: str) -> None:
+    terminal_console().print(Markdown(text))
+
+
+def streamed(tokens: list[str], clock: Callable[[], float] | None = None) -> None:
+    stream = MarkdownStream(terminal_console(), clock=clock or time.monotonic, live=True)
+    for token in tokens:
+        stream.feed(token)
+    stream.finish()
+
+
+def paced(tokens: list[str]) -> None:
+    fake_now = [0.0]
+
+    def clock() -> float:
+        fake_now[0] += 0.010  # one token every 10 ms: 100 tokens/s
+        return fake_now[0]
+
+    streamed(tokens, clock)
+
+
+def naive(tokens: list[str]) -> None:
+    console = terminal_console()
+    buffer = ""
+    with Live(console=console, auto_refresh=False, transient=False) as live:
+        for token in tokens:
+            buffer += token
+            live.update(Markdown(buffer), refresh=True)
+
+
+def main() -> int:
+    text = generate_answer()
+    tokens = tokenize(text)
+    assert "".join(tokens) == text
+    base = cpu(lambda: one_render(text))
+    fast = cpu(lambda: streamed(tokens))
+    slow = cpu(lambda: paced(tokens))
+    prefix = 300
+    naive_prefix = cpu(lambda: naive(tokens[:prefix]), repeat=1)
+    naive_total = naive_prefix * (len(tokens) / prefix) ** 2  # per-delta cost ∝ buffer size
+    print(f"answer: {len(tokens)} tokens, {len(text)} chars")
+    print(f"one render of the final text: {base * 1000:7.1f} ms CPU")
+    print(f"MarkdownStream, fed flat out:  {fast * 1000:7.1f} ms CPU  = {fast / base:5.2f}x"
+          " one render")
+    print(f"MarkdownStream, fed flat out is the target measure (<= 3x): "
+          f"{'met' if fast <= 3 * base else 'MISSED'}")
+    stream_seconds = len(tokens) / 100
+    print(f"MarkdownStream, 100 tok/s:     {slow * 1000:7.1f} ms CPU  = {slow / base:5.2f}x"
+          f" one render = {slow / stream_seconds * 100:.1f}% of a core over the"
+          f" {stream_seconds:.0f} s answer (12 Hz live redraws)")
+    print(f"naive Live+Markdown(buffer):  ~{naive_total:7.1f} s CPU   = {naive_total / base:5.0f}x"
+          f" one render (measured {naive_prefix:.2f} s on the first {prefix} tokens,"
+          " extrapolated quadratically)")
+    return 0 if fast <= 3 * base else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
