@@ -1,0 +1,93 @@
+"""One AI turn drawn on an interactive terminal: events in, terminal out.
+
+``TerminalRenderer`` is the piece the REPL holds: it routes each ``AiEvent`` to the markdown
+stream, the tool panels and the spinner, and keeps them from drawing over each other — only
+one live display runs at a time: the "thinking" spinner until the first token, the open
+markdown block while text streams, the tool spinner while a tool runs. Before anything else is
+printed (a panel, a notice, a confirmation) the open markdown block is finished, so output
+always appears in the order the events happened. ``PlainPrinter`` is its non-interactive twin.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from rich.console import Console
+
+from swebash.api import (
+    AiEvent,
+    ConfirmAnswer,
+    ConfirmHook,
+    ConfirmRequest,
+    Delta,
+    Done,
+    Error,
+    Retrying,
+    ToolCallEnd,
+    ToolCallStart,
+    ToolExecuting,
+    Usage,
+)
+from swebash.render.confirm import ask_confirm
+from swebash.render.panels import Spinner, ToolPanels
+from swebash.render.stream import MarkdownStream
+
+
+class TerminalRenderer:
+    """Draws the events of AI turns on ``console``; reused from turn to turn."""
+
+    def __init__(self, console: Console, *, stream: MarkdownStream | None = None,
+                 panels: ToolPanels | None = None) -> None:
+        self.console = console
+        self.stream = stream or MarkdownStream(console)
+        self.spinner = panels.spinner if panels else Spinner(console)
+        self.panels = panels or ToolPanels(console, spinner=self.spinner)
+
+    def begin_turn(self) -> None:
+        """Call when the request is sent: shows "thinking…" until the first event."""
+        self.spinner.start("thinking…")
+
+    def handle(self, event: AiEvent) -> None:
+        if isinstance(event, Delta):
+            self.spinner.stop()
+            self.stream.feed(event.text)
+        elif isinstance(event, ToolCallStart):
+            self._settle()
+            self.panels.start(event)
+        elif isinstance(event, ToolExecuting):
+            self.panels.executing(event)
+        elif isinstance(event, ToolCallEnd):
+            self.panels.end(event)
+            self.spinner.start("thinking…")  # the model is reading the result
+        elif isinstance(event, Retrying):
+            self._settle()
+            self.panels.retrying(event)
+            self.spinner.start("waiting to retry…")
+        elif isinstance(event, Error):
+            self._settle()
+            self.panels.error(event)
+        elif isinstance(event, Done):
+            self.end_turn()
+        elif isinstance(event, Usage):
+            pass  # token counts belong to `ai stats`, not to the answer
+
+    def end_turn(self) -> None:
+        """Flush the answer and stop any spinner (also after Ctrl-C or an exception)."""
+        self._settle()
+
+    def confirm(self, request: ConfirmRequest, fd: int) -> ConfirmAnswer:
+        """Ask the inline y/N for ``request`` reading the key from terminal ``fd``."""
+        self._settle()
+        return ask_confirm(self.console, request, fd)
+
+    def confirm_hook(self, fd: int) -> ConfirmHook:
+        """The engine's ``ConfirmHook``: the blocking key read runs in a worker thread."""
+
+        async def hook(request: ConfirmRequest) -> ConfirmAnswer:
+            return await asyncio.to_thread(self.confirm, request, fd)
+
+        return hook
+
+    def _settle(self) -> None:
+        self.spinner.stop()
+        self.stream.finish()
