@@ -89,17 +89,18 @@ def gap_after(tokens: list[Token]) -> bool:
 def inherits_gap(tokens: list[Token]) -> bool:
     """Whether the blank line before the first block depends on the block printed before it.
 
-    Mirrors rich's render loop: the first element it closes decides. If that is the top-level
-    block itself (a paragraph, heading or fence, whose inline children are only text and
-    styles), the flag it looks at was left by the previous block; if it is a nested element
-    (a list item's paragraph, a table cell), the block sets the flag itself.
+    Mirrors rich's render loop, where the first element it finishes decides. A top-level block
+    finished before anything inside it (a paragraph or heading holding only text and styles, a
+    fence, a rule) and an image (drawn as soon as it is read) look at the flag the previous
+    block left. Anything else nested (a list item's paragraph, a table cell) sets the flag
+    itself first, so the block draws the same blank line alone as after any other block.
     """
     for token, nested in _flatten(tokens, nested=False):
         if token.type in _NOT_ELEMENTS or token.nesting == 1:
             continue
         if token.tag in Markdown.inlines and token.type not in ("fence", "code_block"):
             continue
-        return not nested
+        return not nested or (token.nesting == 0 and token.tag == "img")
     return True
 
 
