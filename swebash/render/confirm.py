@@ -35,6 +35,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from swebash.api import ConfirmAnswer, ConfirmHook, ConfirmRequest
+from swebash.render import theme
 from swebash.render.visible import make_visible
 
 MAX_PREVIEW_LINES = 20
@@ -76,12 +77,12 @@ def build_confirm_prompt(request: ConfirmRequest,
                          max_preview_lines: int = MAX_PREVIEW_LINES) -> ConfirmPrompt:
     dangerous = request.verdict.dangerous
     line = Text()
-    line.append("⚠ ", style="swebash.danger" if dangerous else "swebash.warn")
-    line.append(subject(request), style="swebash.danger" if dangerous else "bold")
+    line.append("⚠ ", style=theme.DANGER if dangerous else theme.WARN)
+    line.append(subject(request), style=theme.DANGER if dangerous else "bold")
     reasons = [make_visible(r) for r in request.verdict.reasons if r]
     if reasons:
         line.append(" — " + "; ".join(reasons),
-                    style="swebash.danger" if dangerous else "swebash.dim")
+                    style=theme.DANGER if dangerous else theme.DIM)
     line.append("  " + choices(request), style="bold")
     preview = (render_preview(request.preview, request.path, max_preview_lines)
                if request.preview else None)
@@ -97,13 +98,13 @@ def is_unified_diff(text: str) -> bool:
 
 def _diff_style(line: str) -> str:
     if line.startswith(("+++", "---")):
-        return "swebash.diff.header"
+        return theme.DIFF_HEADER
     if line.startswith("@@"):
-        return "swebash.diff.hunk"
+        return theme.DIFF_HUNK
     if line.startswith("+"):
-        return "swebash.diff.add"
+        return theme.DIFF_ADD
     if line.startswith("-"):
-        return "swebash.diff.remove"
+        return theme.DIFF_REMOVE
     return ""
 
 
@@ -120,10 +121,10 @@ def render_preview(preview: str, path: str | None = None,
     ]
     if len(lines) > len(shown):
         more = len(lines) - len(shown)
-        body.append(Text(f"… {more} more line{'s' if more != 1 else ''}", style="swebash.dim"))
+        body.append(Text(f"… {more} more line{'s' if more != 1 else ''}", style=theme.DIM))
     title = make_visible(path) if path else ("diff" if diff else "new file")
-    return Panel(Group(*body), title=Text(title, style="swebash.dim"), title_align="left",
-                 border_style="swebash.dim", padding=(0, 1))
+    return Panel(Group(*body), title=Text(title, style=theme.DIM), title_align="left",
+                 border_style=theme.DIM, padding=(0, 1))
 
 
 def answer_for_key(key: bytes, *, offers_always: bool) -> ConfirmAnswer:
@@ -200,7 +201,7 @@ def ask_confirm(console: Console, request: ConfirmRequest, fd: int) -> ConfirmAn
         answer = ConfirmAnswer.NO
     else:
         answer = read_confirm_key(fd, offers_always=prompt.offers_always, ready=show_question)
-    style = "swebash.ok" if answer is not ConfirmAnswer.NO else "swebash.dim"
+    style = theme.OK if answer is not ConfirmAnswer.NO else theme.DIM
     console.print(Text(ANSWER_WORDS[answer], style=style))
     return answer
 

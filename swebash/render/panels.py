@@ -23,6 +23,7 @@ from rich.status import Status
 from rich.text import Text
 
 from swebash.api import Error, Retrying, ToolCallEnd, ToolCallStart, ToolExecuting
+from swebash.render import theme
 from swebash.render.results import format_duration, view_result
 from swebash.render.visible import clean_output_line, make_visible
 
@@ -44,10 +45,10 @@ class Spinner:
         if not self.console.is_interactive:
             return
         if self._status is not None:
-            self._status.update(Text(text, style="swebash.dim"))
+            self._status.update(Text(text, style=theme.DIM))
             return
-        self._status = Status(Text(text, style="swebash.dim"), console=self.console,
-                              spinner=self._spinner, spinner_style="swebash.tool")
+        self._status = Status(Text(text, style=theme.DIM), console=self.console,
+                              spinner=self._spinner, spinner_style=theme.TOOL)
         self._status.start()
 
     def stop(self) -> None:
@@ -87,8 +88,8 @@ class ToolPanels:
     def start(self, event: ToolCallStart) -> None:
         self.spinner.stop()
         header = Text(describe(event), style="bold", overflow="fold")
-        self.console.print(Panel(header, title=Text(event.name, style="swebash.tool"),
-                                 title_align="left", border_style="swebash.tool.border",
+        self.console.print(Panel(header, title=Text(event.name, style=theme.TOOL),
+                                 title_align="left", border_style=theme.TOOL_BORDER,
                                  box=box.ROUNDED, expand=False, padding=(0, 1)))
 
     def executing(self, event: ToolExecuting) -> None:
@@ -100,11 +101,11 @@ class ToolPanels:
 
     def result_renderable(self, event: ToolCallEnd) -> RenderableType:
         view = view_result(event, self.max_lines)
-        mark, style = ("✓", "swebash.ok") if view.ok else ("✗", "swebash.error")
+        mark, style = ("✓", theme.OK) if view.ok else ("✗", theme.ERROR)
         headline = Text.assemble((f"{mark} ", style), (make_visible(view.headline),
-                                                       style if not view.ok else "swebash.dim"))
+                                                       style if not view.ok else theme.DIM))
         if view.truncated:
-            headline.append(" · output truncated", style="swebash.notice")
+            headline.append(" · output truncated", style=theme.NOTICE)
         if not view.lines:
             return headline
         body: list[RenderableType] = [
@@ -114,8 +115,8 @@ class ToolPanels:
         ]
         if view.more:
             body.append(Text(f"… {view.more} more line{'s' if view.more != 1 else ''}",
-                             style="swebash.dim"))
-        border = "swebash.dim" if view.ok else "swebash.error.border"
+                             style=theme.DIM))
+        border = theme.DIM if view.ok else theme.ERROR_BORDER
         return Panel(Group(*body), title=headline, title_align="left", border_style=border,
                      box=box.ROUNDED, padding=(0, 1))
 
@@ -123,11 +124,11 @@ class ToolPanels:
         reason = f": {make_visible(event.reason)}" if event.reason else ""
         self.console.print(Text(f"↻ retrying (attempt {event.attempt}) in "
                                 f"{format_duration(event.delay * 1000)}{reason}",
-                                style="swebash.notice"))
+                                style=theme.NOTICE))
 
     def error(self, event: Error) -> None:
         self.spinner.stop()
-        self.console.print(Text(f"✗ {make_visible(event.message)}", style="swebash.error"))
+        self.console.print(Text(f"✗ {make_visible(event.message)}", style=theme.ERROR))
 
     def handle(self, event: object) -> bool:
         """Draw ``event`` if it is a tool event, retry or error; False for anything else."""

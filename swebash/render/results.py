@@ -78,7 +78,9 @@ def view_result(end: ToolCallEnd, max_lines: int = 5) -> ResultView:
     except ValueError:
         data = end.result
     text, exit_code, truncated, error = _output_of(data)
-    all_lines = text.splitlines() if text.strip() else []
+    # Split on newlines only: a bare CR inside a line is content to show, not a line break.
+    all_lines = [line.removesuffix("\r") for line in text.rstrip("\n").split("\n")
+                 ] if text.strip() else []
     if error and error not in text:
         all_lines.insert(0, error)
     shown = tuple(all_lines[:max_lines])

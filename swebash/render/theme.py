@@ -2,7 +2,8 @@
 
 Only ``swebash.config`` reads the environment; it hands the two facts over as ``no_color`` and
 ``dumb_term`` (``Config.no_color`` / ``Config.dumb_term``). This module turns them into Console
-settings, and holds the styles every renderer shares so the look is defined in one place.
+settings, and holds the styles every renderer shares so the look is defined in one place
+(as literal styles, so they also work on a Console built elsewhere).
 
 * NO_COLOR: no colour, but bold/underline and the live region stay (a colourless terminal
   is still a terminal).
@@ -20,20 +21,27 @@ from rich.theme import Theme
 if TYPE_CHECKING:
     from swebash.config import Config
 
+# Literal styles, so the renderers work on any Console (the caller's need not carry a theme).
+TOOL = "bold cyan"
+TOOL_BORDER = "cyan"
+OK = "green"
+ERROR = "bold red"
+ERROR_BORDER = "red"
+DIM = "dim"
+NOTICE = "yellow"
+WARN = "bold yellow"
+DANGER = "bold red"
+DIFF_ADD = "green"
+DIFF_REMOVE = "red"
+DIFF_HUNK = "cyan"
+DIFF_HEADER = "bold"
+
 STYLES = {
-    "swebash.tool": "bold cyan",
-    "swebash.tool.border": "cyan",
-    "swebash.ok": "green",
-    "swebash.error": "bold red",
-    "swebash.error.border": "red",
-    "swebash.dim": "dim",
-    "swebash.notice": "yellow",
-    "swebash.warn": "bold yellow",
-    "swebash.danger": "bold red",
-    "swebash.diff.add": "green",
-    "swebash.diff.remove": "red",
-    "swebash.diff.hunk": "cyan",
-    "swebash.diff.header": "bold",
+    "swebash.tool": TOOL, "swebash.tool.border": TOOL_BORDER, "swebash.ok": OK,
+    "swebash.error": ERROR, "swebash.error.border": ERROR_BORDER, "swebash.dim": DIM,
+    "swebash.notice": NOTICE, "swebash.warn": WARN, "swebash.danger": DANGER,
+    "swebash.diff.add": DIFF_ADD, "swebash.diff.remove": DIFF_REMOVE,
+    "swebash.diff.hunk": DIFF_HUNK, "swebash.diff.header": DIFF_HEADER,
 }
 
 THEME = Theme(STYLES)

@@ -1,0 +1,128 @@
+"""Tool panels: headers, result summaries, errors in red, notices, spinners."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from rich.console import Console
+
+from swebash.api import Error, Retrying, ToolCallEnd, ToolCallStart, ToolExecuting
+from swebash.render.panels import Spinner, ToolPanels
+from swebash.render.results import view_result
+from swebash.render.theme import make_console
+
+
+def plain_console() -> Console:
+    return make_console(io.StringIO(), force_terminal=False, width=80)
+
+
+def colour_console() -> Console:
+    return Console(file=io.StringIO(), width=80, force_terminal=True, color_system="standard")
+
+
+def output(console: Console) -> str:
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def end(result: object, *, ok: bool = True, ms: float = 12, summary: str = "") -> ToolCallEnd:
+    text = result if isinstance(result, str) else json.dumps(result)
+    return ToolCallEnd("execute_command", text, ok, ms, summary=summary)
+
+
+def test_header_panel_shows_tool_and_description() -> None:
+    console = plain_console()
+    ToolPanels(console).start(ToolCallStart("execute_command", {"command": "ls -la"},
+                                            description="$ ls -la"))
+    text = output(console)
+    assert "execute_command" in text and "$ ls -la" in text
+    assert len(text.splitlines()) == 3  # a compact three-line panel
+
+
+def test_header_without_description_falls_back_to_arguments_made_visible() -> None:
+    console = plain_console()
+    ToolPanels(console).start(ToolCallStart("read_file", {"path": "a\x1b[2Jb"}))
+    text = output(console)
+    assert ("read_file" in text and "\x1b" not in text and "\\u001b" in text) or "\\x1b" in text
+
+
+def test_ok_result_summary_with_first_lines() -> None:
+    console = plain_console()
+    ToolPanels(console).end(end({"exit_code": 0, "stdout": "a\nb\nc\n", "stderr": ""}))
+    text = output(console)
+    assert "✓ exit 0 · 3 lines · 12 ms" in text
+    assert all(f"│ {x} " in text for x in "abc")
+    assert "more line" not in text
+
+
+def test_many_lines_are_cut_with_a_count() -> None:
+    console = plain_console()
+    stdout = "".join(f"row {i}\n" for i in range(40))
+    ToolPanels(console, max_lines=5).end(end({"exit_code": 0, "stdout": stdout}, ms=2500))
+    text = output(console)
+    assert "row 4" in text and "row 5" not in text
+    assert "… 35 more lines" in text
+    assert "40 lines · 2.5 s" in text
+
+
+def test_truncated_marker() -> None:
+    console = plain_console()
+    ToolPanels(console).end(end({"content": "head\n", "truncated": True}))
+    assert "output truncated" in output(console)
+
+
+def test_error_result_is_red_and_shows_the_error() -> None:
+    console = colour_console()
+    ToolPanels(console).end(end({"error": "No such file: x.py", "type": "NotFound"}, ok=False))
+    text = output(console)
+    assert "No such file: x.py" in text
+    assert "\x1b[31m" in text or "\x1b[1;31m" in text  # red
+    plain = plain_console()
+    ToolPanels(plain).end(end({"error": "boom"}, ok=False))
+    assert "✗ failed" in output(plain)
+
+
+def test_tool_summary_wins_and_output_escapes_are_neutralised() -> None:
+    console = plain_console()
+    result = {"exit_code": 1, "stdout": "\x1b[31mred\x1b[0m\rover\n"}
+    ToolPanels(console).end(end(result, ok=False, summary="exit 1 · 1 line"))
+    text = output(console)
+    assert "exit 1 · 1 line · 12 ms" in text
+    assert "\x1b" not in text and "\r" not in text
+    assert "red\\rover" in text
+
+
+def test_non_json_and_search_results() -> None:
+    view = view_result(end("plain words\nsecond"))
+    assert view.lines == ("plain words", "second")
+    hits = [{"title": "Rich", "url": "https://rich.readthedocs.io"}]
+    assert view_result(end(hits)).lines == ("Rich — https://rich.readthedocs.io",)
+    assert view_result(end({"results": hits})).lines == ("Rich — https://rich.readthedocs.io",)
+
+
+def test_retry_and_error_notices_are_one_line() -> None:
+    console = plain_console()
+    panels = ToolPanels(console)
+    assert panels.handle(Retrying(2, 1.5, "rate limited"))
+    assert panels.handle(Error("provider unreachable"))
+    lines = output(console).splitlines()
+    assert lines == ["↻ retrying (attempt 2) in 1.5 s: rate limited", "✗ provider unreachable"]
+
+
+def test_spinner_is_silent_off_terminal_and_transient_on_terminal() -> None:
+    console = plain_console()
+    spinner = Spinner(console)
+    spinner.start()
+    assert not spinner.active
+    spinner.stop()
+    assert output(console) == ""
+
+    tty = Console(file=io.StringIO(), width=80, force_terminal=True)
+    spinner = Spinner(tty)
+    panels = ToolPanels(tty, spinner=spinner)
+    panels.handle(ToolExecuting("execute_command"))
+    assert spinner.active
+    panels.handle(end({"exit_code": 0, "stdout": "ok\n"}))
+    assert not spinner.active
+    assert "running execute_command" in output(tty)
+    assert "exit 0" in output(tty)
