@@ -1,0 +1,199 @@
+"""Inline y/N: prompt text, previews, key mapping, and the raw-mode key reader on a real pty."""
+
+from __future__ import annotations
+
+import io
+import os
+import select
+import termios
+import threading
+import tty
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import pytest
+from rich.console import Console
+
+from swebash.api import ConfirmAnswer, ConfirmRequest, Verdict
+from swebash.render.confirm import (
+    answer_for_key,
+    ask_confirm,
+    build_confirm_prompt,
+    read_confirm_key,
+    render_preview,
+)
+
+RM = ConfirmRequest("execute_command", "$ rm -rf build/",
+                    Verdict("ask", dangerous=True,
+                            reasons=("deletes files recursively", "forced")),
+                    command="rm -rf build/")
+TOUCH = ConfirmRequest("execute_command", "$ touch x",
+                       Verdict("ask", reasons=("writes files",)), command="touch x")
+
+
+def test_dangerous_prompt_has_all_reasons_in_red_and_no_always() -> None:
+    prompt = build_confirm_prompt(RM)
+    assert prompt.plain == "⚠ run: rm -rf build/ — deletes files recursively; forced  [y/N]"
+    assert not prompt.offers_always
+    console = Console(file=io.StringIO(), width=120, force_terminal=True,
+                      color_system="standard")
+    console.print(prompt.line)
+    assert "\x1b[1;31m" in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_safe_prompt_offers_always() -> None:
+    prompt = build_confirm_prompt(TOUCH)
+    assert prompt.plain == "⚠ run: touch x — writes files  [y/N/a]"
+    assert prompt.offers_always
+
+
+def test_hidden_characters_in_the_command_are_made_visible() -> None:
+    sneaky = ConfirmRequest("execute_command", "", Verdict("ask"),
+                            command="echo hi\rrm -rf ~ \u202e\x1b[8m")
+    plain = build_confirm_prompt(sneaky).plain
+    assert "\r" not in plain and "\u202e" not in plain and "\x1b" not in plain
+    assert "\\r" in plain and "\\u202e" in plain and "\\x1b" in plain
+    assert plain.startswith("⚠ run: echo hi\\rrm -rf ~ ")
+
+
+def test_write_request_shows_a_coloured_diff_capped_in_height() -> None:
+    diff = "--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n-old\n+new\n" + " ctx\n" * 40
+    request = ConfirmRequest("edit_file", "edit app.py", Verdict("ask"), preview=diff,
+                             path="app.py")
+    prompt = build_confirm_prompt(request)
+    assert prompt.plain.startswith("⚠ edit app.py")
+    console = Console(file=io.StringIO(), width=80, force_terminal=True,
+                      color_system="standard")
+    console.print(prompt.preview)
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "\x1b[32m+new" in text and "\x1b[31m-old" in text
+    assert "… 25 more lines" in text
+    assert len(text.splitlines()) == 20 + 1 + 2  # lines, the count, the panel border
+
+
+def test_new_file_preview_is_its_head() -> None:
+    console = Console(file=io.StringIO(), width=80, force_terminal=False)
+    console.print(render_preview("line one\nline two\n", "new.txt", max_lines=1))
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "new.txt" in text and "line one" in text and "line two" not in text
+    assert "… 1 more line" in text
+
+
+@pytest.mark.parametrize(("key", "always", "answer"), [
+    (b"y", False, ConfirmAnswer.YES),
+    (b"Y", True, ConfirmAnswer.YES),
+    (b"a", True, ConfirmAnswer.ALWAYS),
+    (b"a", False, ConfirmAnswer.NO),
+    (b"n", True, ConfirmAnswer.NO),
+    (b"\r", True, ConfirmAnswer.NO),
+    (b"\n", True, ConfirmAnswer.NO),
+    (b"\x1b", True, ConfirmAnswer.NO),
+    (b"\x03", True, ConfirmAnswer.NO),
+    (b"\x1b[A", True, ConfirmAnswer.NO),
+    (b"", True, ConfirmAnswer.NO),
+    ("ý".encode(), True, ConfirmAnswer.NO),
+])
+def test_key_mapping(key: bytes, always: bool, answer: ConfirmAnswer) -> None:
+    assert answer_for_key(key, offers_always=always) is answer
+
+
+@dataclass
+class Pty:
+    master: int
+    slave: int
+
+    def press(self, keys: bytes, reader: Callable[[Callable[[], None]], ConfirmAnswer], *,
+              typeahead: bytes = b"") -> ConfirmAnswer:
+        """Run ``reader(ready)`` on the slave side; type ``keys`` once it calls ``ready``."""
+        ready = threading.Event()
+        result: list[ConfirmAnswer] = []
+        if typeahead:
+            os.write(self.master, typeahead)
+        thread = threading.Thread(target=lambda: result.append(reader(ready.set)), daemon=True)
+        thread.start()
+        assert ready.wait(30)
+        os.write(self.master, keys)
+        thread.join(30)
+        assert not thread.is_alive()
+        return result[0]
+
+    def read_key(self, keys: bytes, *, always: bool = False,
+                 typeahead: bytes = b"") -> ConfirmAnswer:
+        return self.press(
+            keys, lambda ready: read_confirm_key(self.slave, offers_always=always, ready=ready),
+            typeahead=typeahead)
+
+
+@pytest.fixture
+def pty() -> Iterator[Pty]:
+    master, slave = os.openpty()
+    yield Pty(master, slave)
+    os.close(master)
+    os.close(slave)
+
+
+def test_pty_y_runs_and_settings_are_restored(pty: Pty) -> None:
+    before = termios.tcgetattr(pty.slave)
+    assert pty.read_key(b"y") is ConfirmAnswer.YES
+    assert termios.tcgetattr(pty.slave) == before
+
+
+def test_pty_a_only_when_offered(pty: Pty) -> None:
+    assert pty.read_key(b"a", always=True) is ConfirmAnswer.ALWAYS
+    assert pty.read_key(b"a", always=False) is ConfirmAnswer.NO
+
+
+@pytest.mark.parametrize("key", [b"n", b"\r", b"\x1b", b"\x03", b"q"])
+def test_pty_everything_else_declines(pty: Pty, key: bytes) -> None:
+    assert pty.read_key(key, always=True) is ConfirmAnswer.NO
+
+
+def test_pty_ctrl_c_is_read_as_a_key_not_a_signal(pty: Pty) -> None:
+    # ISIG is off while reading: 0x03 must come back as NO, not raise KeyboardInterrupt.
+    assert pty.read_key(b"\x03") is ConfirmAnswer.NO
+    assert termios.tcgetattr(pty.slave)[3] & termios.ISIG
+
+
+def test_pty_typeahead_does_not_answer(pty: Pty) -> None:
+    assert pty.read_key(b"n", typeahead=b"y") is ConfirmAnswer.NO
+
+
+@pytest.mark.parametrize("keys", [b"\x1b[A", b"n" + b"pasted text " * 20])
+def test_pty_multibyte_keys_and_pastes_are_drained_entirely(pty: Pty, keys: bytes) -> None:
+    assert pty.read_key(keys) is ConfirmAnswer.NO
+    # Nothing of the key or paste is left for the next reader (the shell's prompt).
+    saved = termios.tcgetattr(pty.slave)
+    tty.setraw(pty.slave)
+    try:
+        assert select.select([pty.slave], [], [], 0.3)[0] == []
+    finally:
+        termios.tcsetattr(pty.slave, termios.TCSANOW, saved)
+
+
+def test_non_tty_declines() -> None:
+    read_fd, write_fd = os.pipe()
+    try:
+        os.write(write_fd, b"y")
+        assert read_confirm_key(read_fd, offers_always=True) is ConfirmAnswer.NO
+        console = Console(file=io.StringIO(), width=100, force_terminal=False)
+        assert ask_confirm(console, TOUCH, read_fd) is ConfirmAnswer.NO
+        assert console.file.getvalue() == "⚠ run: touch x — writes files  [y/N/a] no\n"  # type: ignore[attr-defined]
+    finally:
+        os.close(read_fd)
+        os.close(write_fd)
+
+
+def test_ask_confirm_on_a_pty_echoes_the_answer(pty: Pty) -> None:
+    def ask(ready: Callable[[], None]) -> ConfirmAnswer:
+        class FlushSignals(io.StringIO):
+            def flush(self) -> None:
+                ready()  # the question is flushed once raw mode is on and type-ahead gone
+
+        console = Console(file=FlushSignals(), width=100, force_terminal=False)
+        answer = ask_confirm(console, RM, pty.slave)
+        outputs.append(console.file.getvalue())  # type: ignore[attr-defined]
+        return answer
+
+    outputs: list[str] = []
+    assert pty.press(b"y", ask) is ConfirmAnswer.YES
+    assert outputs[0].endswith("[y/N] yes\n")
