@@ -163,7 +163,7 @@ def test_pty_multibyte_keys_and_pastes_are_drained_entirely(pty: Pty, keys: byte
     assert pty.read_key(keys) is ConfirmAnswer.NO
     # Nothing of the key or paste is left for the next reader (the shell's prompt).
     saved = termios.tcgetattr(pty.slave)
-    tty.setraw(pty.slave)
+    tty.setraw(pty.slave, termios.TCSANOW)  # not TCSAFLUSH: that would hide leftovers
     try:
         assert select.select([pty.slave], [], [], 0.3)[0] == []
     finally:
