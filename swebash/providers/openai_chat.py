@@ -1,0 +1,182 @@
+"""OpenAI Chat Completions streaming through the official SDK.
+
+Also serves Gemini (its OpenAI-compatible endpoint) and any OpenAI-compatible server (vLLM,
+LM Studio, llama.cpp, OpenRouter, Ollama's /v1). Tool calls are assembled from deltas keyed by
+``index`` with the quirks real servers show: Gemini sends whole calls without ``index`` and may
+say ``finish_reason: "stop"``; Ollama's /v1 gives every parallel call index 0 (a new ``id`` at a
+used index starts a new call). Whether tools run is decided by the presence of calls, never by
+``finish_reason``. The SDK is imported only when the first client is built.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from swebash.errors import StreamInterrupted
+from swebash.providers.base import (
+    AssistantMessage,
+    Message,
+    ProviderInfo,
+    TextDelta,
+    ToolCall,
+    ToolResultMessage,
+    ToolSchema,
+    TurnEnd,
+    TurnEvent,
+    UserMessage,
+)
+from swebash.providers.retry import RetryPolicy, stream_with_retries, translate_error
+
+OPENAI_URL = "https://api.openai.com/v1"
+GEMINI_URL = "https://generativelanguage.googleapis.com/v1beta/openai/"
+
+
+def to_wire(system: str, messages: Sequence[Message]) -> list[dict[str, Any]]:
+    wire: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+    for message in messages:
+        if isinstance(message, UserMessage):
+            wire.append({"role": "user", "content": message.text})
+        elif isinstance(message, AssistantMessage):
+            entry: dict[str, Any] = {"role": "assistant", "content": message.text or None}
+            if message.tool_calls:
+                entry["tool_calls"] = [
+                    {"id": c.id, "type": "function",
+                     "function": {"name": c.name, "arguments": c.arguments or "{}"}}
+                    for c in message.tool_calls]
+            wire.append(entry)
+        elif isinstance(message, ToolResultMessage):
+            wire.append({"role": "tool", "tool_call_id": message.call_id,
+                         "content": message.content})
+    return wire
+
+
+def tools_to_wire(tools: Sequence[ToolSchema]) -> list[dict[str, Any]]:
+    return [{"type": "function", "function": {"name": t.name, "description": t.description,
+                                              "parameters": t.parameters}} for t in tools]
+
+
+@dataclass
+class _PartialCall:
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+
+
+class ToolCallAssembler:
+    """Concatenates tool-call fragments per call; tolerant of missing/duplicated indices."""
+
+    def __init__(self) -> None:
+        self.calls: list[_PartialCall] = []
+        self.slot_of_index: dict[int, int] = {}
+
+    def add(self, position: int, index: int | None, call_id: str | None, name: str | None,
+            arguments: str | None) -> None:
+        key = position if index is None else index
+        slot = self.slot_of_index.get(key)
+        if slot is not None and call_id and self.calls[slot].id and self.calls[slot].id != call_id:
+            slot = None  # same index, new id: Ollama /v1 numbers every parallel call 0
+        if slot is None:
+            self.calls.append(_PartialCall())
+            slot = len(self.calls) - 1
+            self.slot_of_index[key] = slot
+        call = self.calls[slot]
+        if call_id:
+            call.id = call_id
+        if name and not call.name:
+            call.name = name
+        if arguments:
+            call.arguments.append(arguments)
+
+    def finish(self) -> tuple[ToolCall, ...]:
+        done = []
+        for n, call in enumerate(self.calls):
+            if not call.name:
+                continue
+            done.append(ToolCall(id=call.id or f"call_{n}", name=call.name,
+                                 arguments="".join(call.arguments) or "{}"))
+        return tuple(done)
+
+
+class OpenAIChatProvider:
+    def __init__(self, *, name: str, model: str, api_key: str | None, base_url: str | None,
+                 timeout: float, policy: RetryPolicy, key_var: str | None) -> None:
+        endpoint = base_url or (GEMINI_URL if name == "gemini" else OPENAI_URL)
+        self.info = ProviderInfo(name=name, model=model, endpoint=endpoint)
+        self._api_key = api_key or "not-needed"
+        self._timeout = timeout
+        self._policy = policy
+        self._key_var = key_var
+        self._client: Any = None
+
+    def client(self) -> Any:
+        if self._client is None:
+            import openai  # the SDK costs ~1 s to import: only now, or in warm()
+
+            self._client = openai.AsyncOpenAI(api_key=self._api_key, base_url=self.info.endpoint,
+                                              timeout=self._timeout, max_retries=0)
+        return self._client
+
+    def warm(self) -> None:
+        self.client()
+
+    def stream(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSchema],
+               *, max_tokens: int | None = None) -> AsyncIterator[TurnEvent]:
+        body: dict[str, Any] = {"model": self.info.model, "messages": to_wire(system, messages),
+                                "stream": True, "stream_options": {"include_usage": True}}
+        if tools:
+            body["tools"] = tools_to_wire(tools)
+        if max_tokens:
+            body["max_tokens"] = max_tokens
+        return stream_with_retries(lambda: self._attempt(body), self._policy)
+
+    def _error(self, exc: BaseException, mid_stream: bool = False) -> Exception:
+        return translate_error(exc, self.info.name, self.info.endpoint, self._key_var,
+                               mid_stream=mid_stream)
+
+    async def _attempt(self, body: dict[str, Any]) -> AsyncIterator[TurnEvent]:
+        try:
+            stream = await self.client().chat.completions.create(**body)
+        except Exception as exc:
+            raise self._error(exc) from exc
+        text: list[str] = []
+        calls = ToolCallAssembler()
+        finish_reason: str | None = None
+        usage = (0, 0)
+        try:
+            async with stream:
+                async for chunk in stream:
+                    if getattr(chunk, "usage", None):
+                        usage = (chunk.usage.prompt_tokens or 0,
+                                 chunk.usage.completion_tokens or 0)
+                    for choice in getattr(chunk, "choices", None) or ():
+                        delta = choice.delta
+                        content = getattr(delta, "content", None)
+                        if content:
+                            text.append(content)
+                            yield TextDelta(content)
+                        for pos, frag in enumerate(getattr(delta, "tool_calls", None) or ()):
+                            function = getattr(frag, "function", None)
+                            calls.add(pos, getattr(frag, "index", None), getattr(frag, "id", None),
+                                      getattr(function, "name", None),
+                                      getattr(function, "arguments", None))
+                        if choice.finish_reason:
+                            finish_reason = choice.finish_reason
+        except Exception as exc:
+            raise self._error(exc, mid_stream=True) from exc
+        if finish_reason is None:
+            raise StreamInterrupted(
+                f"{self.info.name}: the response stream ended before the model finished")
+        yield TurnEnd(text="".join(text), tool_calls=calls.finish(), stop_reason=finish_reason,
+                      input_tokens=usage[0], output_tokens=usage[1])
+
+
+def parse_arguments_object(raw: str) -> dict[str, Any]:
+    """Raw argument JSON → object for wire formats that need one ({} when it is not)."""
+    try:
+        value = json.loads(raw or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

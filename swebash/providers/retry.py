@@ -1,0 +1,155 @@
+"""One retry policy for every provider, and the translation of SDK/httpx errors.
+
+The SDKs' own retries are switched off (``max_retries=0``) so that retrying is ours and visible:
+before each retry the stream yields ``Retrying(attempt, delay, reason)``. A turn is retried only
+before it has yielded any output — after that a failure ends the turn, because replaying text
+the user already saw would duplicate it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from swebash.api import Retrying
+from swebash.errors import ProviderError, StreamInterrupted
+from swebash.providers.base import TurnEvent
+
+RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
+MAX_SERVER_DELAY = 60.0
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    max_retries: int = 3
+    base_delay: float = 0.5
+    max_delay: float = 8.0
+
+    def delay(self, attempt: int, retry_after: float | None) -> float:
+        """Delay before retry number ``attempt`` (0-based): the server's word when sane."""
+        if retry_after is not None and 0 <= retry_after <= MAX_SERVER_DELAY:
+            return float(retry_after)
+        backoff = min(self.max_delay, self.base_delay * (2 ** attempt))
+        backoff: float = min(self.max_delay, self.base_delay * (2 ** attempt))
+
+
+async def stream_with_retries(attempt: Callable[[], AsyncIterator[TurnEvent]],
+                              policy: RetryPolicy) -> AsyncIterator[TurnEvent]:
+    tries = 0
+    while True:
+        produced = False
+        try:
+            async for event in attempt():
+                produced = True
+                yield event
+            return
+        except ProviderError as exc:
+            if produced or not exc.retryable or tries >= policy.max_retries:
+                raise
+            delay = policy.delay(tries, exc.retry_after)
+            tries += 1
+            yield Retrying(tries, delay, str(exc))
+            await asyncio.sleep(delay)
+
+
+def parse_retry_after(headers: Any) -> float | None:
+    """``retry-after-ms``, then ``retry-after`` as seconds or as an HTTP date."""
+    if headers is None:
+        return None
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms:
+            return float(ms) / 1000.0
+        value = headers.get("retry-after")
+    except (AttributeError, ValueError):
+        return None
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def body_message(body: Any) -> str:
+    """The human message inside an error body (OpenAI, Anthropic, Gemini array, Ollama)."""
+    if isinstance(body, list) and body:
+        body = body[0]
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict):
+            message = inner.get("message")
+            if isinstance(message, str):
+                return message
+        elif isinstance(inner, str):
+            return inner
+        message = body.get("message")
+        if isinstance(message, str):
+            return message
+    if isinstance(body, str):
+        return body
+    return ""
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def status_error(provider: str, status: int, message: str, key_var: str | None,
+                 retry_after: float | None = None) -> ProviderError:
+    detail = one_line(message) or "no details"
+    if status == 401:
+        hint = f" — check {key_var}" if key_var else ""
+        text = f"{provider}: the API key was rejected (401){hint}: {detail}"
+    elif status == 403:
+        text = f"{provider}: access denied (403): {detail}"
+    elif status == 404:
+        text = f"{provider}: not found (404) — check the model name and base URL: {detail}"
+    elif status == 429:
+        text = f"{provider}: rate limited (429): {detail}"
+    elif status >= 500:
+        text = f"{provider}: server error ({status}): {detail}"
+    else:
+        text = f"{provider}: request rejected ({status}): {detail}"
+    quota = "insufficient_quota" in message or "exceeded your current quota" in message
+    return ProviderError(text, retryable=status in RETRYABLE_STATUS and not quota,
+                         retry_after=retry_after, status_code=status)
+
+
+def translate_error(exc: BaseException, provider: str, endpoint: str, key_var: str | None,
+                    *, mid_stream: bool = False) -> ProviderError:
+    """Map an SDK or httpx exception to a one-line ProviderError (retryable when it is)."""
+    if isinstance(exc, ProviderError):
+        return exc
+    name = type(exc).__name__
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        response = getattr(exc, "response", None)
+        headers = getattr(response, "headers", None)
+        message = body_message(getattr(exc, "body", None)) or str(exc)
+        if status < 400:  # an error event inside a 200 stream (Anthropic overloaded, etc.)
+            return StreamInterrupted(f"{provider}: the stream reported an error: "
+                                     f"{one_line(message)}")
+        error = status_error(provider, status, message, key_var, parse_retry_after(headers))
+        if mid_stream:
+            return StreamInterrupted(str(error))
+        return error
+    if "Timeout" in name:
+        err_cls = StreamInterrupted if mid_stream else ProviderError
+        return err_cls(f"{provider}: the request to {endpoint} timed out", retryable=not mid_stream)
+    if mid_stream:
+        return StreamInterrupted(
+            f"{provider}: the response stream broke off mid-way ({one_line(str(exc)) or name})")
+    detail = one_line(str(exc)) or name
+    return ProviderError(f"{provider}: cannot reach {endpoint}: {detail}", retryable=True)
