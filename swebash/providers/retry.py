@@ -34,8 +34,8 @@ class RetryPolicy:
         """Delay before retry number ``attempt`` (0-based): the server's word when sane."""
         if retry_after is not None and 0 <= retry_after <= MAX_SERVER_DELAY:
             return float(retry_after)
-        backoff = min(self.max_delay, self.base_delay * (2 ** attempt))
         backoff: float = min(self.max_delay, self.base_delay * (2 ** attempt))
+        return backoff * (0.75 + random.random() * 0.5)
 
 
 async def stream_with_retries(attempt: Callable[[], AsyncIterator[TurnEvent]],
