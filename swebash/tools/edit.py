@@ -1,0 +1,135 @@
+"""``write_file`` and ``edit_file`` (seed 003, seed 000 v2): always confirmed, atomic writes.
+
+``preview`` gives the confirmation panel a unified diff (or the new file's head) computed from
+the file as it is now, so the user approves exactly the change that will be made.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from pathlib import Path
+from typing import Any
+
+from swebash.errors import ExecutionFailed, SwebashError
+from swebash.providers.base import ToolSchema
+from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
+from swebash.tools.files import read_text, resolve, write_atomic
+
+PREVIEW_LINES = 400
+
+
+def unified_diff(old: str, new: str, name: str) -> str:
+    diff = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                fromfile=f"a/{name}", tofile=f"b/{name}")
+    lines = list(diff)[:PREVIEW_LINES]
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def current_text(path: Path, ctx: ToolContext) -> str | None:
+    if not path.exists():
+        return None
+    return read_text(path, ctx.config.fs_max_size)
+
+
+class WriteFileTool(ToolExecutor):
+    name = "write_file"
+    category: Category = "fs"
+
+    def definition(self) -> ToolSchema:
+        return ToolSchema(self.name, "Write content to a file (creating or overwriting it). "
+                          "Creates parent directories if needed. The user approves every write.", {
+                              "type": "object",
+                              "properties": {
+                                  "path": {"type": "string",
+                                           "description": "File path (relative to cwd)"},
+                                  "content": {"type": "string",
+                                              "description": "The complete new content"},
+                              },
+                              "required": ["path", "content"],
+                          })
+
+    def requires_confirmation(self, args: dict[str, Any]) -> bool:
+        return True
+
+    def describe_call(self, args: dict[str, Any]) -> str:
+        content = str(args.get("content", ""))
+        return f"write {args.get('path', '')} ({content.count(chr(10)) + 1} lines)"
+
+    def gate_subject(self, args: dict[str, Any]) -> GateSubject:
+        return GateSubject("write_path", str(args.get("path", "")))
+
+    def preview(self, args: dict[str, Any], ctx: ToolContext) -> str | None:
+        try:
+            path = resolve(args["path"], ctx.cwd)
+            old = current_text(path, ctx)
+        except SwebashError:
+            return None
+        if old is None:
+            return "\n".join(str(args["content"]).splitlines()[:PREVIEW_LINES])
+        return unified_diff(old, str(args["content"]), str(args["path"]))
+
+    async def execute(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+        path = resolve(args["path"], ctx.cwd)
+        existed = path.exists()
+        written = write_atomic(path, args["content"])
+        verb = "overwrote" if existed else "created"
+        return ToolOutput(json.dumps({"path": str(path), "bytes_written": written,
+                                      "created": not existed}),
+                          summary=f"{verb} {path.name}, {written} bytes")
+
+
+class EditFileTool(ToolExecutor):
+    name = "edit_file"
+    category: Category = "fs"
+
+    def definition(self) -> ToolSchema:
+        return ToolSchema(self.name, "Replace one exact piece of text in a file. old_text must "
+                          "occur exactly once (include enough context to make it unique). The "
+                          "user approves every edit.", {
+                              "type": "object",
+                              "properties": {
+                                  "path": {"type": "string", "description": "File path"},
+                                  "old_text": {"type": "string",
+                                               "description": "Exact text to replace"},
+                                  "new_text": {"type": "string",
+                                               "description": "Replacement text"},
+                              },
+                              "required": ["path", "old_text", "new_text"],
+                          })
+
+    def requires_confirmation(self, args: dict[str, Any]) -> bool:
+        return True
+
+    def describe_call(self, args: dict[str, Any]) -> str:
+        return f"edit {args.get('path', '')}"
+
+    def gate_subject(self, args: dict[str, Any]) -> GateSubject:
+        return GateSubject("write_path", str(args.get("path", "")))
+
+    def _edited(self, args: dict[str, Any], ctx: ToolContext) -> tuple[Path, str, str]:
+        path = resolve(args["path"], ctx.cwd)
+        old = current_text(path, ctx)
+        if old is None:
+            raise ExecutionFailed(f"{path}: no such file (use write_file to create it)")
+        needle = args["old_text"]
+        if not needle:
+            raise ExecutionFailed("old_text is empty")
+        count = old.count(needle)
+        if count != 1:
+            where = "not found" if count == 0 else f"found {count} times"
+            raise ExecutionFailed(f"old_text {where} in {path}; it must match exactly once")
+        return path, old, old.replace(needle, args["new_text"], 1)
+
+    def preview(self, args: dict[str, Any], ctx: ToolContext) -> str | None:
+        try:
+            _, old, new = self._edited(args, ctx)
+        except SwebashError:
+            return None
+        return unified_diff(old, new, str(args["path"]))
+
+    async def execute(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+        path, _, new = self._edited(args, ctx)
+        written = write_atomic(path, new)
+        return ToolOutput(json.dumps({"path": str(path), "bytes_written": written}),
+                          summary=f"edited {path.name}, {written} bytes")

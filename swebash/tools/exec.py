@@ -1,0 +1,184 @@
+"""``execute_command`` (seed 000): run a command in a fresh bash, with bounded output.
+
+Design note. The command runs as ``bash -c`` in its own session (process group), with the shell
+session's cwd and exported environment and stdin from /dev/null. Output is read as it comes into
+a ``CappedBuffer`` that keeps the first and last 50 KB of each stream, so a ``yes`` flood costs
+constant memory. On timeout, on cancellation (Ctrl-C in the UI cancels the task or sets the
+context's cancel event) and when the command exits but leaves children holding its pipes, the
+WHOLE process group is killed (SIGTERM, then SIGKILL) — ``sleep 100 & wait`` dies with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import time
+from typing import Any
+
+from swebash.errors import ExecutionFailed, InvalidArguments
+from swebash.providers.base import ToolSchema
+from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
+
+STREAM_CAP = 100 * 1024
+MAX_COMMAND = 16 * 1024
+LINGER = 0.5  # seconds to drain pipes after the command itself exited
+TERM_GRACE = 0.5
+
+
+class CappedBuffer:
+    """Keeps the head and the tail of a byte stream, ``cap`` bytes in all."""
+
+    def __init__(self, cap: int = STREAM_CAP) -> None:
+        self.head_cap = cap // 2
+        self.tail_cap = cap - self.head_cap
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.dropped = 0
+
+    def add(self, data: bytes) -> None:
+        room = self.head_cap - len(self.head)
+        if room > 0:
+            self.head += data[:room]
+            data = data[room:]
+        if not data:
+            return
+        self.tail += data
+        excess = len(self.tail) - self.tail_cap
+        if excess > 0:
+            del self.tail[:excess]
+            self.dropped += excess
+
+    @property
+    def truncated(self) -> bool:
+        return self.dropped > 0
+
+    def text(self) -> str:
+        head = self.head.decode("utf-8", "replace")
+        tail = self.tail.decode("utf-8", "replace")
+        if self.dropped:
+            return f"{head}\n… [{self.dropped} bytes omitted] …\n{tail}"
+        return head + tail
+
+
+def kill_group(pgid: int, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+async def terminate_group(proc: asyncio.subprocess.Process) -> None:
+    kill_group(proc.pid, signal.SIGTERM)
+    try:
+        await asyncio.wait_for(exited(proc), TERM_GRACE)
+    except TimeoutError:
+        pass
+    kill_group(proc.pid, signal.SIGKILL)  # also the group's stragglers after bash exited
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(exited(proc), TERM_GRACE)
+
+
+async def exited(proc: asyncio.subprocess.Process) -> None:
+    """Wait for the command itself to exit. (``proc.wait()`` would also wait for every pipe to
+    close, i.e. for background children such as ``sleep 100 &`` that inherited them.)"""
+    while proc.returncode is None:
+        await asyncio.sleep(0.02)
+
+
+async def pump(stream: asyncio.StreamReader | None, sink: CappedBuffer) -> None:
+    if stream is None:
+        return
+    while True:
+        chunk = await stream.read(65536)
+        if not chunk:
+            return
+        sink.add(chunk)
+
+
+class ExecuteCommandTool(ToolExecutor):
+    name = "execute_command"
+    category: Category = "exec"
+
+    def definition(self) -> ToolSchema:
+        return ToolSchema(self.name, (
+            "Execute a shell command with bash in the user's current directory and return its "
+            "exit code, stdout and stderr. Use it to run terminal commands, inspect the system "
+            "or the project. Commands that change things are shown to the user for approval."), {
+            "type": "object",
+            "properties": {
+                "command": {"type": "string", "description": "The shell command to execute"},
+                "timeout_seconds": {"type": "integer", "minimum": 1, "maximum": 300,
+                                    "description": "Maximum execution time in seconds "
+                                                   "(default: 30)"},
+            },
+            "required": ["command"],
+        })
+
+    def requires_confirmation(self, args: dict[str, Any]) -> bool:
+        return True
+
+    def describe_call(self, args: dict[str, Any]) -> str:
+        return f"$ {args.get('command', '')}"
+
+    def gate_subject(self, args: dict[str, Any]) -> GateSubject:
+        return GateSubject("command", str(args.get("command", "")))
+
+    async def execute(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+        command = args["command"]
+        if not command.strip():
+            raise InvalidArguments("command is empty")
+        if len(command) > MAX_COMMAND:
+            raise InvalidArguments(f"command is longer than {MAX_COMMAND} characters")
+        timeout = min(int(args.get("timeout_seconds") or ctx.config.exec_timeout),
+                      ctx.config.exec_max_timeout)
+        started = time.monotonic()
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                "bash", "-c", command, cwd=ctx.cwd, env=dict(ctx.env),
+                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, start_new_session=True)
+        except OSError as exc:
+            raise ExecutionFailed(f"cannot start bash in {ctx.cwd}: {exc.strerror}") from None
+        out, err = CappedBuffer(), CappedBuffer()
+        readers = asyncio.gather(pump(proc.stdout, out), pump(proc.stderr, err))
+        cancelled = asyncio.ensure_future(ctx.cancel.wait())
+        waiter = asyncio.ensure_future(exited(proc))
+        timed_out = False
+        try:
+            done, _ = await asyncio.wait({waiter, cancelled}, timeout=timeout,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if cancelled in done:
+                await terminate_group(proc)
+                raise ExecutionFailed("cancelled by the user; the command was killed")
+            if waiter not in done:
+                timed_out = True
+                await terminate_group(proc)
+            try:
+                await asyncio.wait_for(asyncio.shield(readers), LINGER)
+            except TimeoutError:
+                kill_group(proc.pid, signal.SIGKILL)  # background children hold the pipes
+        except asyncio.CancelledError:
+            await terminate_group(proc)
+            raise
+        finally:
+            cancelled.cancel()
+            waiter.cancel()
+            if not readers.done():
+                readers.cancel()
+                with contextlib.suppress(BaseException):
+                    await readers
+        duration_ms = (time.monotonic() - started) * 1000
+        code = proc.returncode if proc.returncode is not None else -9
+        truncated = out.truncated or err.truncated
+        stdout = out.text()
+        result: dict[str, Any] = {"exit_code": code, "stdout": stdout, "stderr": err.text(),
+                  "duration_ms": round(duration_ms), "truncated": truncated}
+        if timed_out:
+            result["timed_out"] = True
+            result["error"] = f"timed out after {timeout} s; the process group was killed"
+        lines = stdout.count("\n")
+        summary = (f"timed out after {timeout} s" if timed_out else f"exit {code}") + \
+            f" · {lines} lines · {duration_ms / 1000:.1f} s" + (" · truncated" if truncated else "")
+        return ToolOutput(json.dumps(result), summary=summary, exit_code=code,
+                          truncated=truncated)

@@ -1,0 +1,61 @@
+"""ToolRegistry (seed 000): the tools the model may call, filtered by enabled category.
+
+Built-ins register through ``register`` exactly as third-party tools would. ``task_complete``
+(category ``meta``) is offered whenever any other category is on; with every category off the
+registry is empty and the engine is a plain chat engine (no tools in requests).
+"""
+
+from __future__ import annotations
+
+from swebash.config import ToolConfig
+from swebash.providers.base import ToolSchema
+from swebash.tools.base import Category, ToolExecutor
+
+
+class ToolRegistry:
+    def __init__(self, config: ToolConfig) -> None:
+        self.config = config
+        self._tools: dict[str, ToolExecutor] = {}
+
+    def register(self, tool: ToolExecutor) -> None:
+        self._tools[tool.name] = tool
+
+    def enabled_categories(self) -> tuple[Category, ...]:
+        cats: list[Category] = []
+        if self.config.enable_fs:
+            cats.append("fs")
+        if self.config.enable_exec:
+            cats.append("exec")
+        if self.config.enable_web:
+            cats.append("web")
+        if cats:
+            cats.append("meta")
+        return tuple(cats)
+
+    def enabled(self) -> list[ToolExecutor]:
+        cats = self.enabled_categories()
+        return [t for t in self._tools.values() if t.category in cats]
+
+    def definitions(self) -> list[ToolSchema]:
+        return [t.definition() for t in self.enabled()]
+
+    def names(self) -> list[str]:
+        return [t.name for t in self.enabled()]
+
+    def get(self, name: str) -> ToolExecutor | None:
+        tool = self._tools.get(name)
+        return tool if tool is not None and tool.category in self.enabled_categories() else None
+
+
+def default_registry(config: ToolConfig) -> ToolRegistry:
+    from swebash.tools.edit import EditFileTool, WriteFileTool
+    from swebash.tools.exec import ExecuteCommandTool
+    from swebash.tools.fs import FilesystemTool
+    from swebash.tools.search import ListFilesTool, SearchTextTool, TaskCompleteTool
+    from swebash.tools.web import WebSearchTool
+
+    registry = ToolRegistry(config)
+    for tool in (FilesystemTool(), ExecuteCommandTool(), WebSearchTool(), WriteFileTool(),
+                 EditFileTool(), SearchTextTool(), ListFilesTool(), TaskCompleteTool()):
+        registry.register(tool)
+    return registry
