@@ -1,0 +1,298 @@
+"""The tool loop (seed 000 ``chat_with_tools``, seed 004 flows) as an async generator of events.
+
+One turn: stream the model's answer; if it asked for tools, prepare each call in order (parse
+and check the arguments, find the tool, ask the safety gate, ask the user when the gate says so
+— one question at a time, in call order), run the approved calls concurrently, hand every
+result back in the original order, and loop until a turn has no tool calls, ``task_complete``
+is called, or the iteration limit is reached. Every failure becomes a tool result the model
+reads (seed 004's ``{"error": true, "type", "message"}``), never an exception.
+
+Memory stays consistent whatever happens: the turn's messages are committed to the
+conversation only as whole units (an assistant turn with ALL its results), and a turn that ends
+early — provider error, Ctrl-C — is closed with a short assistant note, so the next question
+is sent in a valid shape.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from swebash.ai.conversation import Conversation
+from swebash.ai.metrics import Metrics
+from swebash.api import (
+    AiEvent,
+    ConfirmAnswer,
+    ConfirmHook,
+    ConfirmRequest,
+    Delta,
+    Done,
+    Error,
+    Retrying,
+    ToolCallEnd,
+    ToolCallStart,
+    ToolExecuting,
+    Usage,
+    Verdict,
+)
+from swebash.config import ToolConfig
+from swebash.errors import InvalidArguments, SwebashError, ToolError, ToolNotFound
+from swebash.providers.base import (
+    AssistantMessage,
+    Message,
+    Provider,
+    TextDelta,
+    ToolCall,
+    ToolResultMessage,
+    TurnEnd,
+    UserMessage,
+)
+from swebash.safety.audit import AuditLog
+from swebash.safety.base import Redactor, SafetyGate
+from swebash.tools.base import ToolContext, ToolExecutor
+from swebash.tools.registry import ToolRegistry
+from swebash.tools.schema import parse_arguments, validate
+
+NO_HOOK = ("this call needs the user's confirmation, which is not available in non-interactive "
+           "mode (the user can rerun with --yes)")
+
+
+def error_result(kind: str, message: str) -> str:
+    return json.dumps({"error": True, "type": kind, "message": message})
+
+
+@dataclass
+class Agent:
+    provider: Provider
+    registry: ToolRegistry
+    gate: SafetyGate
+    redactor: Redactor
+    config: ToolConfig
+    metrics: Metrics = field(default_factory=Metrics)
+    audit: AuditLog | None = None
+    session_rules: set[str] = field(default_factory=set)
+
+
+@dataclass
+class _Prepared:
+    call: ToolCall
+    tool: ToolExecutor | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+    verdict: Verdict = field(default_factory=lambda: Verdict("allow"))
+    approved_by: str = "auto"
+    result: str | None = None  # set when the call will not run
+    ok: bool = False
+    summary: str = ""
+    duration_ms: float = 0.0
+    exit_code: int | None = None
+    truncated: bool = False
+
+
+def call_key(name: str, args: Mapping[str, Any]) -> str:
+    return name + "\x00" + json.dumps(args, sort_keys=True)
+
+
+async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, system: str,
+                   make_context: Callable[[], ToolContext], confirm: ConfirmHook | None
+                   ) -> AsyncIterator[AiEvent]:
+    """Answer one user message, yielding events; commits the exchange to ``conversation``."""
+    exchange: list[Message] = [user]
+    tools = agent.registry.definitions()
+    agent.metrics.turns += 1
+    closing_note = ""
+    try:
+        for iteration in range(1, agent.config.max_iterations + 1):
+            agent.metrics.iterations += 1
+            agent.metrics.depth(iteration)
+            end: TurnEnd | None = None
+            async for turn_event in agent.provider.stream(
+                    system, conversation.messages() + exchange, tools):
+                if isinstance(turn_event, TextDelta):
+                    yield Delta(turn_event.text)
+                elif isinstance(turn_event, Retrying):
+                    yield turn_event
+                elif isinstance(turn_event, TurnEnd):
+                    end = turn_event
+            if end is None:
+                raise SwebashError("the provider ended the turn without a result")
+            agent.metrics.input_tokens += end.input_tokens
+            agent.metrics.output_tokens += end.output_tokens
+            yield Usage(end.input_tokens, end.output_tokens)
+            if not end.tool_calls:
+                exchange.append(AssistantMessage(end.text))
+                conversation.add_exchange(exchange)
+                yield Done(end.text)
+                return
+            if iteration == agent.config.max_iterations:
+                note = (f"Stopped after {iteration} tool iterations (SWEBASH_AI_TOOLS_MAX_ITER="
+                        f"{agent.config.max_iterations}). Ask me to continue if needed.")
+                exchange.append(AssistantMessage(end.text, end.tool_calls))
+                exchange.extend(ToolResultMessage(c.id, c.name, error_result(
+                    "LimitReached", "not run: the tool iteration limit was reached"), True)
+                    for c in end.tool_calls)
+                exchange.append(AssistantMessage(note))
+                conversation.add_exchange(exchange)
+                yield Delta(("\n\n" if end.text else "") + note)
+                yield Done((end.text + "\n\n" if end.text else "") + note)
+                return
+            prepared: list[_Prepared] = []
+            async for event in _prepare_calls(agent, end.tool_calls, make_context, confirm,
+                                              prepared):
+                yield event
+            ctx = make_context()
+            runnable = [p for p in prepared if p.result is None]
+            for p in runnable:
+                yield ToolExecuting(p.call.name, p.call.id)
+            try:
+                await asyncio.gather(*(_execute(agent, p, ctx) for p in runnable))
+            except asyncio.CancelledError:
+                ctx.cancel.set()
+                raise
+            results: list[Message] = []
+            for p in prepared:
+                content = p.result if p.result is not None else error_result(
+                    "ExecutionFailed", "no result")
+                results.append(ToolResultMessage(p.call.id, p.call.name, content, not p.ok))
+                agent.metrics.tool_call(p.call.name, p.ok, p.duration_ms)
+                _audit(agent, p)
+                yield ToolCallEnd(p.call.name, content, p.ok, p.duration_ms, p.call.id,
+                                  p.summary)
+            exchange.append(AssistantMessage(end.text, end.tool_calls))
+            exchange.extend(results)
+            finished = next((p for p in prepared if p.call.name == "task_complete" and p.ok),
+                            None)
+            if finished is not None:
+                summary = str(finished.args.get("summary", ""))
+                exchange.append(AssistantMessage(summary))
+                conversation.add_exchange(exchange)
+                if summary:
+                    yield Delta(("\n\n" if end.text else "") + summary)
+                yield Done(summary)
+                return
+    except asyncio.CancelledError:
+        closing_note = "[the user interrupted this answer]"
+        raise
+    except SwebashError as exc:
+        closing_note = f"[this answer failed: {exc}]"
+        yield Error(str(exc))
+    finally:
+        if closing_note:
+            _close_early(conversation, exchange, closing_note)
+
+
+def _close_early(conversation: Conversation, exchange: list[Message], note: str) -> None:
+    """Keep what completed (whole call/result units) and end with a note."""
+    while exchange and isinstance(exchange[-1], AssistantMessage) and exchange[-1].tool_calls:
+        exchange.pop()  # an assistant turn whose results never came
+    exchange.append(AssistantMessage(note))
+    conversation.add_exchange(exchange)
+
+
+async def _prepare_calls(agent: Agent, calls: tuple[ToolCall, ...],
+                         make_context: Callable[[], ToolContext], confirm: ConfirmHook | None,
+                         prepared: list[_Prepared]) -> AsyncIterator[AiEvent]:
+    limit = agent.config.max_tool_calls_per_turn
+    for index, call in enumerate(calls):
+        p = _Prepared(call)
+        prepared.append(p)
+        tool = agent.registry.get(call.name)
+        try:
+            raw = parse_arguments(call.arguments)
+        except InvalidArguments as exc:
+            raw = {}
+            p.result = error_result(exc.kind, str(exc))
+        yield ToolCallStart(call.name, raw, tool.describe_call(raw) if tool else call.name,
+                            call.id)
+        if p.result is not None:
+            continue
+        if index >= limit:
+            p.result = error_result("LimitReached", f"not run: at most {limit} tool calls per "
+                                    "turn (SWEBASH_AI_TOOLS_MAX_CALLS)")
+            continue
+        if tool is None:
+            known = ", ".join(agent.registry.names()) or "none"
+            p.result = error_result(ToolNotFound.kind,
+                                    f"unknown tool '{call.name}' (available: {known})")
+            continue
+        p.tool = tool
+        try:
+            p.args = validate(tool.definition().parameters, raw)
+        except InvalidArguments as exc:
+            p.result = error_result(exc.kind, str(exc))
+            continue
+        await _decide(agent, p, make_context(), confirm)
+
+
+async def _decide(agent: Agent, p: _Prepared, ctx: ToolContext,
+                  confirm: ConfirmHook | None) -> None:
+    assert p.tool is not None
+    subject = p.tool.gate_subject(p.args)
+    if subject.kind == "command":
+        p.verdict = agent.gate.check_command(subject.value, ctx.cwd)
+    elif subject.kind in ("read_path", "write_path"):
+        p.verdict = agent.gate.check_path(subject.value, ctx.cwd,
+                                          write=subject.kind == "write_path")
+    if p.verdict.decision == "deny":
+        reasons = "; ".join(p.verdict.reasons) or "denied by the safety policy"
+        p.result = error_result("PermissionDenied", reasons)
+        p.approved_by = "refused"
+        return
+    must_ask = p.verdict.decision == "ask" or subject.kind == "write_path"
+    if not must_ask:
+        return
+    if not agent.config.require_confirmation and not p.verdict.dangerous:
+        p.approved_by = "config"
+        return
+    key = call_key(p.call.name, p.args)
+    if key in agent.session_rules and not p.verdict.dangerous:
+        p.approved_by = "session-rule"
+        return
+    if confirm is None:
+        p.result = error_result("ConfirmationRequired", NO_HOOK)
+        p.approved_by = "refused"
+        return
+    request = ConfirmRequest(
+        tool=p.call.name, description=p.tool.describe_call(p.args), verdict=p.verdict,
+        command=subject.value if subject.kind == "command" else None,
+        preview=p.tool.preview(p.args, ctx), path=subject.value if "path" in subject.kind
+        else None)
+    answer = await confirm(request)
+    if answer is ConfirmAnswer.NO:
+        p.result = error_result("UserDeclined", "the user declined to run this")
+        p.approved_by = "declined"
+        return
+    if answer is ConfirmAnswer.ALWAYS and not p.verdict.dangerous:
+        agent.session_rules.add(key)
+    p.approved_by = "user"
+
+
+async def _execute(agent: Agent, p: _Prepared, ctx: ToolContext) -> None:
+    assert p.tool is not None
+    started = time.monotonic()
+    try:
+        output = await p.tool.execute(p.args, ctx)
+        p.result = agent.redactor.redact(output.content)
+        p.ok = True  # a command that exits non-zero still worked as a tool: exit_code says it
+        p.summary = output.summary
+        p.exit_code = output.exit_code
+        p.truncated = output.truncated
+    except ToolError as exc:
+        p.result = error_result(exc.kind, agent.redactor.redact(str(exc)))
+        p.summary = str(exc)
+    except Exception as exc:  # a tool bug must not end the turn
+        p.result = error_result("ExecutionFailed", f"{type(exc).__name__}: {exc}")
+        p.summary = f"internal error: {type(exc).__name__}"
+    p.duration_ms = (time.monotonic() - started) * 1000
+
+
+def _audit(agent: Agent, p: _Prepared) -> None:
+    if agent.audit is None:
+        return
+    agent.audit.record(tool=p.call.name, arguments=p.args or p.call.arguments,
+                       decision=p.verdict.decision, dangerous=p.verdict.dangerous,
+                       approved_by=p.approved_by, ok=p.ok, exit_code=p.exit_code,
+                       duration_ms=round(p.duration_ms), truncated=p.truncated)

@@ -1,0 +1,227 @@
+"""DefaultAiService: the one implementation of ``swebash.api.AiService`` (seed 001).
+
+Built from injected parts (provider factory, tool registry, safety gate, redactor, terminal
+context, audit log). The provider — and so its SDK — is created on first use, or ahead of time
+by ``warm()`` from a background thread. With every tool category disabled this is a plain chat
+engine: requests carry no tools (seed 001's SimpleChatEngine vs ToolAwareChatEngine).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import threading
+from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
+from urllib.parse import urlsplit
+
+from swebash.ai.agent import Agent, run_turn
+from swebash.ai.context import terminal_context_text
+from swebash.ai.conversation import Conversation
+from swebash.ai.metrics import Metrics
+from swebash.ai.prompts import (
+    autocomplete_system_prompt,
+    chat_system_prompt,
+    explain_system_prompt,
+    parse_completions,
+    parse_translation,
+    translate_system_prompt,
+)
+from swebash.api import (
+    AiEvent,
+    AiStats,
+    AiStatus,
+    AutocompleteResponse,
+    ChatRequest,
+    ChatResponse,
+    ConfirmHook,
+    Done,
+    Error,
+    ExplainResponse,
+    TerminalContext,
+    TranslateResponse,
+)
+from swebash.config import AiConfig
+from swebash.errors import AiError, AiNotConfigured, SwebashError
+from swebash.providers.base import Provider, TextDelta, TurnEnd, UserMessage
+from swebash.safety.audit import AuditLog
+from swebash.safety.base import Redactor, SafetyGate
+from swebash.tools.base import ToolContext
+from swebash.tools.registry import ToolRegistry
+
+STDIN_LIMIT = 64 * 1024
+
+
+class DefaultAiService:
+    def __init__(self, *, config: AiConfig, provider_factory: Callable[[AiConfig], Provider],
+                 registry: ToolRegistry, gate: SafetyGate, redactor: Redactor,
+                 terminal: TerminalContext | None = None, audit: AuditLog | None = None,
+                 conversation: Conversation | None = None) -> None:
+        self.config = config
+        self._factory = provider_factory
+        self._provider: Provider | None = None
+        self._lock = threading.Lock()
+        self.registry = registry
+        self.gate = gate
+        self.redactor = redactor
+        self.terminal = terminal
+        self.audit = audit
+        self.conversation = conversation or Conversation()
+        self.metrics = Metrics()
+        self.session_rules: set[str] = set()
+
+    # ------------------------------------------------------------------ provider
+
+    def provider(self) -> Provider:
+        with self._lock:
+            if self._provider is None:
+                self._provider = self._factory(self.config)
+            return self._provider
+
+    def warm(self) -> None:
+        """Create the provider and its SDK client now (call from a background thread)."""
+        try:
+            provider = self.provider()
+        except SwebashError:
+            return
+        warm = getattr(provider, "warm", None)
+        if callable(warm):
+            warm()
+
+    def set_model(self, name: str) -> None:
+        self.config = replace(self.config, model=name)
+        self._provider = None
+
+    def set_provider(self, name: str) -> None:
+        from swebash.providers.select import PROVIDERS
+
+        if name not in PROVIDERS:
+            raise AiError(f"unknown provider '{name}' (choose one of: {', '.join(PROVIDERS)})")
+        self.config = replace(self.config, provider=name, model=None)
+        self._provider = None
+
+    # ------------------------------------------------------------------ context
+
+    def cwd(self) -> str:
+        return self.terminal.cwd() if self.terminal is not None else os.getcwd()
+
+    def tool_context(self) -> ToolContext:
+        env = dict(self.terminal.exported_env()) if self.terminal is not None else dict(
+            os.environ)
+        return ToolContext(cwd=self.cwd(), env=env, config=self.config.tools)
+
+    def describe_context(self) -> str:
+        """Exactly what the model would see of the terminal, after redaction."""
+        text = terminal_context_text(self.terminal, self.redactor, self.config.context_commands)
+        return chat_system_prompt(self.registry.names(), self.cwd(), text)
+
+    def _agent(self, provider: Provider) -> Agent:
+        return Agent(provider=provider, registry=self.registry, gate=self.gate,
+                     redactor=self.redactor, config=self.config.tools, metrics=self.metrics,
+                     audit=self.audit, session_rules=self.session_rules)
+
+    # ------------------------------------------------------------------ AiService
+
+    async def chat_stream(self, request: ChatRequest, confirm: ConfirmHook | None = None
+                          ) -> AsyncIterator[AiEvent]:
+        try:
+            provider = self.provider()
+        except SwebashError as exc:
+            yield Error(str(exc))
+            return
+        text = request.message
+        if request.stdin_context:
+            piped = request.stdin_context[-STDIN_LIMIT:]
+            text = f"{text}\n\nInput piped to this question:\n```\n{piped}\n```"
+        user = UserMessage(self.redactor.redact(text))
+        context = (terminal_context_text(self.terminal, self.redactor,
+                                         self.config.context_commands)
+                   if request.include_terminal_context else "")
+        system = chat_system_prompt(self.registry.names(), self.cwd(), context)
+        async for event in run_turn(self._agent(provider), self.conversation, user, system,
+                                    self.tool_context, confirm):
+            yield event
+
+    async def chat(self, request: ChatRequest, confirm: ConfirmHook | None = None
+                   ) -> ChatResponse:
+        events: list[AiEvent] = []
+        reply = ""
+        async for event in self.chat_stream(request, confirm):
+            events.append(event)
+            if isinstance(event, Error):
+                raise AiError(event.message)
+            if isinstance(event, Done):
+                reply = event.reply
+        return ChatResponse(reply=reply, events=tuple(events))
+
+    async def _complete(self, system: str, prompt: str, max_tokens: int) -> str:
+        """One tool-less turn outside the conversation memory."""
+        provider = self.provider()
+        text: list[str] = []
+        async for event in provider.stream(system, [UserMessage(self.redactor.redact(prompt))],
+                                           [], max_tokens=max_tokens):
+            if isinstance(event, TextDelta):
+                text.append(event.text)
+            elif isinstance(event, TurnEnd):
+                self.metrics.input_tokens += event.input_tokens
+                self.metrics.output_tokens += event.output_tokens
+        return "".join(text)
+
+    async def translate(self, request: str) -> TranslateResponse:
+        reply = await self._complete(translate_system_prompt(self.cwd()), request, 300)
+        command, explanation = parse_translation(reply)
+        return TranslateResponse(command=command, explanation=explanation)
+
+    async def explain(self, command: str) -> ExplainResponse:
+        reply = await self._complete(explain_system_prompt(), f"Explain: {command}", 800)
+        if not reply.strip():
+            raise AiError("the model returned an empty explanation")
+        return ExplainResponse(explanation=reply.strip())
+
+    async def autocomplete(self, partial: str, limit: int = 3) -> AutocompleteResponse:
+        reply = await self._complete(autocomplete_system_prompt(self.cwd(), limit), partial, 120)
+        return AutocompleteResponse(suggestions=parse_completions(reply, partial, limit))
+
+    async def is_available(self) -> bool:
+        try:
+            self.provider()
+        except SwebashError:
+            return False
+        return True
+
+    async def status(self, check_reachable: bool = False) -> AiStatus:
+        tools = tuple(self.registry.names())
+        limits = {"max_iterations": self.config.tools.max_iterations,
+                  "max_tool_calls_per_turn": self.config.tools.max_tool_calls_per_turn,
+                  "exec_timeout_s": self.config.tools.exec_timeout,
+                  "fs_max_size": self.config.tools.fs_max_size}
+        try:
+            provider = self.provider()
+        except AiNotConfigured as exc:
+            return AiStatus(False, None, None, None, None, tools, limits, message=str(exc))
+        except SwebashError as exc:
+            return AiStatus(False, self.config.provider, self.config.model, None, None, tools,
+                            limits, message=str(exc))
+        reachable = None
+        if check_reachable:
+            reachable = await asyncio.to_thread(endpoint_reachable, provider.info.endpoint)
+        return AiStatus(True, provider.info.name, provider.info.model, provider.info.endpoint,
+                        reachable, tools, limits)
+
+    def stats(self) -> AiStats:
+        return self.metrics.snapshot()
+
+    def reset(self) -> None:
+        self.conversation.reset()
+        self.session_rules.clear()
+
+
+def endpoint_reachable(url: str, timeout: float = 2.0) -> bool:
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        with socket.create_connection((parts.hostname or "localhost", port), timeout=timeout):
+            return True
+    except OSError:
+        return False
