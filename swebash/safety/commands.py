@@ -158,7 +158,7 @@ def classify_into(command: str, findings: Findings, depth: int) -> None:
         return
     if not command.strip():
         return
-    if FORK_BOMB.search(command):
+    if "()" in command and FORK_BOMB.search(command):
         findings.ask("defines a function that forks itself endlessly (fork bomb)",
                      dangerous=True)
     try:
@@ -203,7 +203,8 @@ class Walker:
 
     # ------------------------------------------------------------------ structure
 
-    def pipeline(self, node: Any) -> None:
+    def pipeline(self, node: Any, fed: bool = False) -> None:
+        """``fed``: the first stage also reads piped data (a here-doc's ``<<EOF | sh``)."""
         from swebash.safety.rules import runs_stdin_as_code, sends_data
 
         first = len(self.f.commands)
@@ -211,7 +212,7 @@ class Walker:
             self.visit(child)
         stages = self.f.commands[first:]
         for n, argv in enumerate(stages):
-            if n and runs_stdin_as_code(argv):
+            if (n or fed) and runs_stdin_as_code(argv):
                 source = next((s for s in stages[:n] if sends_data(s)), None)
                 if source is not None:
                     self.f.ask(f"downloads or decodes data and runs it: {' '.join(source)} | "
@@ -242,7 +243,9 @@ class Walker:
         if argv and (argv[0] in SHELLS or argv[0] in INTERPRETERS):
             self.f.ask(f"feeds a here-document to an interpreter: {argv[0]}", dangerous=True)
         for child in node.named_children:  # `cat <<EOF | sh`: the pipeline hangs off here
-            if child.type not in HEREDOC_PARTS:
+            if child.type == "pipeline":
+                self.pipeline(child, fed=True)
+            elif child.type not in HEREDOC_PARTS:
                 self.visit(child)
             elif child.type == "heredoc_body":
                 for sub in child.named_children:  # $(…) in an unquoted here-doc runs

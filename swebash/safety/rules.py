@@ -48,6 +48,8 @@ READERS = frozenset({"cat", "head", "tail", "less", "more", "grep", "egrep", "fg
                      "sqlite3", "openssl", "gpg", "source", ".", "tee", "dd", "install"})
 NETWORK_SENDERS = frozenset({"curl", "wget", "scp", "rsync", "nc", "ncat", "netcat", "socat",
                              "sftp", "ftp", "ssh", "telnet", "http", "https", "xh"})
+VALUE_OPTIONS = frozenset({"-e", "--regexp", "-g", "--glob", "-t", "--type", "-m",
+                           "--max-count", "-A", "-B", "-C", "-n", "-c", "-k", "-d"})
 PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "sed", "awk", "gawk",
                            "mawk", "jq"})
 HIJACK_VARS = re.compile(
@@ -65,7 +67,7 @@ GIT_READ = frozenset({"status", "log", "diff", "show", "blame", "rev-parse", "ls
                       "help", "check-ignore"})
 GIT_FORBIDDEN = re.compile(r"^(--output(=.*)?|--ext-diff|--textconv|--exec-path=.*|"
                            r"--upload-pack.*|--receive-pack.*|--config-env.*|-c.*|-o)$")
-FORK_BOMB = re.compile(r"(\w+|:)\s*\(\)\s*\{[^}]*\1\s*\|\s*\1")
+FORK_BOMB = re.compile(r"(?<![\w:])(\w+|:)\s*\(\)\s*\{[^}]*?\1\s*\|\s*\1")
 
 Peeled = tuple[list[str], list[bool]] | None
 DONE: tuple[list[str], list[bool]] = ([], [])
@@ -228,7 +230,9 @@ def peel(f: Findings, name: str, argv: list[str], dynamic: list[bool], depth: in
                       "--max-args", "-P", "--max-procs", "-s", "--max-chars",
                       "--process-slot-var", "-e", "-i", "-l")
         rest, dyn = skip_options(argv, dynamic, with_value)
-        return (rest, dyn) if rest else DONE
+        if rest:
+            batch(f, rest, dyn, depth, show(argv))
+        return DONE
     if name == "busybox":
         return (argv[1:], dynamic[1:]) if len(argv) > 1 else DONE
     if name in SHELLS:
@@ -241,6 +245,14 @@ def peel(f: Findings, name: str, argv: list[str], dynamic: list[bool], depth: in
         shell_string(f, " ".join(argv[1:]), any(dynamic[1:]), depth, show(argv))
         return DONE
     return None
+
+
+def batch(f: Findings, inner: list[str], dynamic: list[bool], depth: int, via: str) -> None:
+    """A command run once per input line or found file: anything beyond reading is dangerous."""
+    before = len(f.reasons)
+    judge(f, inner, dynamic, depth)
+    if len(f.reasons) > before:
+        f.ask(f"runs a changing command for every item: {via}", dangerous=True)
 
 
 def peel_env(f: Findings, argv: list[str], dynamic: list[bool], depth: int) -> Peeled:
@@ -271,8 +283,16 @@ def read_args(f: Findings, name: str, args: Sequence[str], dynamic: Sequence[boo
     from swebash.safety.paths import check_path
 
     skip_pattern = name in PATTERN_FIRST and not {"-e", "-f", "--regexp", "--file"} & set(args)
+    skip_next = False
     for arg, dyn in zip(args, dynamic, strict=False):
+        if skip_next:
+            skip_next = False
+            if not arg.startswith("@"):  # `-d @file` sends a file: still judged below
+                continue
         if dyn or not arg:
+            continue
+        if arg in VALUE_OPTIONS:
+            skip_next = True
             continue
         if arg.startswith("-"):
             if "=" not in arg:

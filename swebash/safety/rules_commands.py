@@ -18,8 +18,8 @@ from swebash.safety.rules import (
     GIT_READ,
     POWER,
     SHELLS,
+    batch,
     flags,
-    judge,
     positional,
     show,
     write_target,
@@ -45,7 +45,7 @@ def find(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -
                 end += 1
             inner = [a for a in argv[i + 1:end] if a != "{}"]
             if inner:
-                judge(f, inner, [False] * len(inner), depth)
+                batch(f, inner, [False] * len(inner), depth, show(argv))
             i = end
         elif arg in ("-fprint", "-fprint0", "-fprintf", "-fls"):
             f.ask(f"writes a file: {show(argv)}")
@@ -57,7 +57,7 @@ def fd(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> 
         if opt in argv:
             inner = [a for a in argv[argv.index(opt) + 1:] if a not in ("{}", ";")]
             if inner:
-                judge(f, inner, [False] * len(inner), depth)
+                batch(f, inner, [False] * len(inner), depth, show(argv))
 
 
 def sed(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
@@ -144,8 +144,7 @@ def git(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) ->
             sub == "reflog" and rest[:1] in (["expire"], ["delete"])):
         f.ask(f"rewrites or prunes repository history: {show(argv)}", dangerous=True)
     elif sub in GIT_LISTING:
-        if rest[:1] not in GIT_LISTING[sub] and [] not in GIT_LISTING[sub] or (
-                rest and rest[:1] not in GIT_LISTING[sub]):
+        if rest[:1] not in GIT_LISTING[sub]:
             f.ask(f"changes repository state: {show(argv)}")
     elif sub not in GIT_READ:
         f.ask(f"git {sub or '(no subcommand)'} is not read-only: {show(argv)}")
@@ -223,7 +222,7 @@ def perms(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) 
     home_like = [t for t in targets if t in ("/", "~", "~/", "/*", f.home, f.home + "/")]
     system = [t for t in targets if t.startswith(("/etc", "/usr", "/boot", "/bin", "/sbin"))]
     f.ask(f"changes permissions or ownership: {show(argv)}",
-          dangerous=bool(recursive and home_like or system))
+          dangerous=bool((recursive and home_like) or system))
 
 
 def dd(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
