@@ -1,0 +1,161 @@
+"""Path-guard attacks, secret redaction, visible escaping and the policy CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from swebash.safety.display import make_visible
+from swebash.safety.paths import check_path, looks_binary
+from swebash.safety.policy_cli import main as policy_main
+from swebash.safety.redact import SecretRedactor
+
+
+@pytest.fixture
+def home(hermetic_env: Path) -> Path:
+    (hermetic_env / ".ssh").mkdir()
+    (hermetic_env / ".ssh" / "id_rsa").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n")
+    return hermetic_env
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "notes.txt").write_text("hi\n")
+    return project
+
+
+def judge(path: str, work: Path, home: Path, write: bool = False) -> tuple[str, bool, str]:
+    verdict = check_path(path, str(work), str(home), write=write)
+    return verdict.decision, verdict.dangerous, " ".join(verdict.reasons)
+
+
+def test_plain_read_is_allowed_and_write_asks(work: Path, home: Path) -> None:
+    assert judge("notes.txt", work, home)[0] == "allow"
+    decision, dangerous, reason = judge("notes.txt", work, home, write=True)
+    assert (decision, dangerous) == ("ask", False) and "writes" in reason
+
+
+def test_traversal_into_ssh_is_denied(work: Path, home: Path) -> None:
+    rel = os.path.relpath(home / ".ssh" / "id_rsa", work)
+    assert judge(rel, work, home)[0] == "deny"
+    assert judge("~/.ssh/id_rsa", work, home)[0] == "deny"
+    assert judge("~/.SSH/ID_RSA", work, home)[0] == "deny"
+
+
+def test_symlink_into_ssh_is_judged_by_its_target(work: Path, home: Path) -> None:
+    (work / "innocent.txt").symlink_to(home / ".ssh" / "id_rsa")
+    decision, _, reason = judge("innocent.txt", work, home)
+    assert decision == "deny" and ".ssh" in reason
+
+
+def test_new_file_under_symlinked_directory(work: Path, home: Path) -> None:
+    (work / "cfg").symlink_to(home / ".ssh")
+    assert judge("cfg/authorized_keys", work, home, write=True)[0] == "deny"
+
+
+@pytest.mark.parametrize("path", ["/proc/self/environ", '/proc/"self"/environ'.replace('"', ""),
+                                  "/proc/1/mem", "/etc/shadow", "/etc/sudoers", "/dev/sda",
+                                  ".env", ".env.production", "server.pem", "tls.key",
+                                  "~/.aws/credentials", "~/.netrc", "~/.git-credentials",
+                                  "~/.docker/config.json", "~/.config/gh/hosts.yml",
+                                  "~/.kube/config", "~/.npmrc", "~/.pypirc", "~/.gnupg/x"])
+def test_secret_paths_denied(path: str, work: Path, home: Path) -> None:
+    assert judge(path, work, home)[0] == "deny"
+    assert judge(path, work, home, write=True)[0] == "deny"
+
+
+def test_dev_null_and_public_key_are_fine(work: Path, home: Path) -> None:
+    assert judge("/dev/null", work, home)[0] == "allow"
+    assert judge("id_rsa.pub", work, home)[0] == "allow"
+
+
+def test_fifo_refused(work: Path, home: Path) -> None:
+    os.mkfifo(work / "pipe")
+    decision, _, reason = judge("pipe", work, home)
+    assert decision == "deny" and "not a regular file" in reason
+
+
+@pytest.mark.parametrize("path", ["~/.bashrc", ".git/hooks/pre-commit", ".git/config",
+                                  "/etc/hosts", "/tmp/outside.txt", "../sibling.txt"])
+def test_sensitive_writes_are_dangerous(path: str, work: Path, home: Path) -> None:
+    (work / ".git" / "hooks").mkdir(parents=True)
+    decision, dangerous, _ = judge(path, work, home, write=True)
+    assert decision == "ask" and dangerous
+
+
+def test_binary_detection() -> None:
+    assert looks_binary(b"abc\x00def")
+    assert looks_binary(bytes(range(1, 32)) * 10)
+    assert not looks_binary(b"plain text\n\twith tabs\n")
+    assert not looks_binary(b"")
+
+
+TOKENS = {
+    "openai-key": "sk-proj-abcdefghijklmnopqrstuvwxyz123456",
+    "anthropic-key": "sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
+    "aws-access-key": "AKIAIOSFODNN7EXAMPLE",
+    "github-token": "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+    "slack-token": "xoxb-123456789012-abcdefghijkl",
+    "jwt": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r",
+    "private-key": "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
+}
+
+
+@pytest.mark.parametrize("kind", list(TOKENS))
+def test_token_shapes_redacted(kind: str) -> None:
+    text = f"before {TOKENS[kind]} after"
+    out = SecretRedactor({}).redact(text)
+    assert TOKENS[kind] not in out and f"[REDACTED:{kind}]" in out
+    assert out.startswith("before ") and out.endswith(" after")
+
+
+def test_github_pat_and_env_values() -> None:
+    env = {"MY_SERVICE_TOKEN": "tok-1234567", "DB_PASSWORD": "hunter22", "HOME": "/home/u",
+           "SHORT_KEY": "1"}
+    redactor = SecretRedactor(env, ["configured-key-999"])
+    out = redactor.redact("t=tok-1234567 p=hunter22 h=/home/u k=configured-key-999 s=1 "
+                          "github_pat_11ABCDEFG0123456789_abcdefghij")
+    assert "[REDACTED:MY_SERVICE_TOKEN]" in out and "[REDACTED:DB_PASSWORD]" in out
+    assert "[REDACTED:api-key]" in out and "[REDACTED:github-token]" in out
+    assert "h=/home/u" in out and "s=1" in out
+
+
+def test_make_visible_shows_hidden_characters() -> None:
+    sneaky = "echo safe\r\x1b[2Krm -rf x \u202e\u200btxt"
+    shown = make_visible(sneaky)
+    assert "\r" not in shown and "\x1b" not in shown
+    assert "\\r" in shown and "\\x1b" in shown and "<U+202E>" in shown and "<U+200B>" in shown
+    assert make_visible("ls café") == "ls café"
+
+
+def test_policy_cli_json(capsys: pytest.CaptureFixture[str], work: Path,
+                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(work)
+    assert policy_main(["check", "--json", "--", "rm", "-rf", "build/"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["decision"] == "ask" and out["dangerous"] is True and out["reasons"]
+    assert policy_main(["check", "--", "ls", "-la"]) == 0
+    assert capsys.readouterr().out.strip() == "decision: allow"
+    assert policy_main(["check-path", "--json", "~/.ssh/id_rsa"]) == 0
+    assert json.loads(capsys.readouterr().out)["decision"] == "deny"
+    assert policy_main(["check-path", "--write", "notes.txt"]) == 0
+    assert "decision: ask" in capsys.readouterr().out
+    assert policy_main(["check"]) == 2
+    assert policy_main(["frobnicate"]) == 2
+
+
+def test_policy_rules_from_config_toml(capsys: pytest.CaptureFixture[str], work: Path,
+                                       home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = home / ".config" / "swebash"
+    cfg.mkdir(parents=True)
+    (cfg / "config.toml").write_text('[policy]\nallow = ["make test"]\ndeny = ["terraform"]\n')
+    monkeypatch.chdir(work)
+    policy_main(["check", "--json", "--", "make test"])
+    assert json.loads(capsys.readouterr().out)["decision"] == "allow"
+    policy_main(["check", "--json", "--", "terraform destroy"])
+    assert json.loads(capsys.readouterr().out)["decision"] == "deny"
