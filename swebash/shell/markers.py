@@ -1,0 +1,113 @@
+"""Per-command markers in the pty output stream: pure parsing, no I/O.
+
+After every command the session's bash prints an OSC sequence carrying a per-session nonce,
+the command's sequence number, its exit status and the new cwd:
+
+    ESC ] 6973 ; <nonce> ; <seq> ; <status> ; <byte length of cwd> ; <cwd> BEL
+
+The nonce makes the marker unforgeable by ordinary output (a program printing something that
+looks like a marker without the nonce is passed through untouched); the explicit length lets
+the cwd hold any byte, even ``;`` or BEL. Markers can arrive split across reads, so the parser
+keeps a small tail of undecided bytes between feeds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PREFIX = b"\x1b]6973;"
+TERMINATOR = b"\x07"
+
+
+@dataclass(frozen=True)
+class Marker:
+    seq: int
+    status: int
+    cwd: str
+
+
+def marker_bytes(nonce: str, seq: int, status: int, cwd: str) -> bytes:
+    """What bash prints (used by tests and documentation of the format)."""
+    raw = cwd.encode("utf-8", "surrogateescape")
+    return PREFIX + f"{nonce};{seq};{status};{len(raw)};".encode() + raw + TERMINATOR
+
+
+class MarkerParser:
+    """Feed pty output; get back (output bytes to show, markers found), in stream order."""
+
+    def __init__(self, nonce: str) -> None:
+        self.head = PREFIX + nonce.encode() + b";"
+        self.pending = b""
+
+    def feed(self, data: bytes) -> tuple[bytes, list[Marker]]:
+        buf = self.pending + data
+        self.pending = b""
+        out = bytearray()
+        markers: list[Marker] = []
+        while buf:
+            at = buf.find(self.head)
+            if at < 0:
+                keep = self._partial_head(buf)
+                out += buf[: len(buf) - keep]
+                self.pending = buf[len(buf) - keep:]
+                break
+            out += buf[:at]
+            parsed = self._parse(buf[at + len(self.head):])
+            if parsed is None:  # incomplete: wait for more bytes
+                self.pending = buf[at:]
+                break
+            if isinstance(parsed, str):
+                out += buf[at: at + len(self.head)]
+                buf = buf[at + len(self.head):]
+                continue
+            marker, used = parsed
+            markers.append(marker)
+            buf = buf[at + len(self.head) + used:]
+        return bytes(out), markers
+
+    def flush(self) -> bytes:
+        rest, self.pending = self.pending, b""
+        return rest
+
+    def _partial_head(self, buf: bytes) -> int:
+        """Length of the longest suffix of ``buf`` that could start a marker."""
+        for size in range(min(len(self.head) - 1, len(buf)), 0, -1):
+            if self.head.startswith(buf[-size:]):
+                return size
+        return 0
+
+    @staticmethod
+    def _parse(body: bytes) -> tuple[Marker, int] | str | None:
+        fields: list[bytes] = []
+        pos = 0
+        for _ in range(3):
+            end = body.find(b";", pos)
+            if end < 0:
+                return None if len(body) - pos < 24 else "bad"
+            fields.append(body[pos:end])
+            pos = end + 1
+        try:
+            seq, status, length = (int(f) for f in fields)
+        except ValueError:
+            return "bad"
+        if length < 0 or length > 65536:
+            return "bad"
+        if len(body) < pos + length + 1:
+            return None
+        cwd = body[pos: pos + length]
+        if body[pos + length: pos + length + 1] != TERMINATOR:
+            return "bad"
+        return Marker(seq, status, cwd.decode("utf-8", "surrogateescape")), pos + length + 1
+
+
+def expected_echo(line: bytes) -> bytes:
+    """What the pty's line discipline echoes for ``line`` (ICRNL/ONLCR, ECHOCTL)."""
+    out = bytearray()
+    for byte in line:
+        if byte == 0x0A:
+            out += b"\r\n"
+        elif byte < 0x20 and byte != 0x09:
+            out += b"^" + bytes([byte + 0x40])
+        else:
+            out.append(byte)
+    return bytes(out)

@@ -1,0 +1,92 @@
+"""Terminal plumbing for the shell session: raw mode, window size, the byte pump.
+
+Design note. While a command runs it must own a real terminal: vim, less and top draw on it,
+``sudo`` turns echo off on it, and Ctrl-C must reach the command as SIGINT and never swebash.
+Running commands with pipes breaks all of that, and forwarding signals by hand races. So the
+session's bash lives on a pty; while a command runs we put the user's real tty in raw mode,
+copy its window size to the pty (again on every SIGWINCH), and pump bytes both ways. Ctrl-C is
+then just byte 0x03, which the pty's line discipline turns into SIGINT for bash's foreground
+job. The real tty's settings are restored in ``finally`` whatever happens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import signal
+import struct
+import termios
+import tty
+from collections.abc import Iterator
+from types import FrameType
+
+
+def get_winsize(fd: int) -> tuple[int, int]:
+    try:
+        rows, cols, _, _ = struct.unpack("HHHH", fcntl.ioctl(fd, termios.TIOCGWINSZ, b"\0" * 8))
+    except OSError:
+        return 24, 80
+    return (rows or 24), (cols or 80)
+
+
+def set_winsize(fd: int, rows: int, cols: int) -> None:
+    with contextlib.suppress(OSError):
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+
+def copy_winsize(src: int, dst: int) -> None:
+    if os.isatty(src):
+        set_winsize(dst, *get_winsize(src))
+
+
+@contextlib.contextmanager
+def raw_terminal(fd: int) -> Iterator[None]:
+    """Raw mode on ``fd`` if it is a tty; the previous settings come back in any case."""
+    if not os.isatty(fd):
+        yield
+        return
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setraw(fd, termios.TCSANOW)
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSANOW, saved)
+
+
+@contextlib.contextmanager
+def forward_winch(src: int, dst: int) -> Iterator[None]:
+    """While active, every SIGWINCH copies ``src``'s window size to the pty ``dst``."""
+    if not os.isatty(src):
+        yield
+        return
+
+    def on_winch(signum: int, frame: FrameType | None) -> None:
+        copy_winsize(src, dst)
+
+    try:
+        previous = signal.signal(signal.SIGWINCH, on_winch)
+    except ValueError:  # not the main thread: no signal handling, just copy once
+        copy_winsize(src, dst)
+        yield
+        return
+    copy_winsize(src, dst)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGWINCH, previous)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        try:
+            written = os.write(fd, view)
+        except BlockingIOError:
+            import select
+
+            select.select([], [fd], [], 1.0)
+            continue
+        except InterruptedError:
+            continue
+        view = view[written:]

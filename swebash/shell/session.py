@@ -1,0 +1,347 @@
+"""ShellSession: one persistent ``bash -i`` on a pty for the whole swebash session.
+
+See ``pty.py`` for why commands run on a pty with the real tty in raw mode, ``bashinit.py`` for
+how a command line reaches bash, and ``markers.py`` for how its end is recognised. Bash runs
+with ``--noediting`` (swebash's prompt-toolkit does the line editing) and empty prompts
+(swebash draws its own). The pty echoes the short control line we send; that echo is expected
+byte for byte and removed, everything else is the command's own output.
+
+Bash is forked in ``start()`` and boots while Python goes on importing; ``wait_ready()`` waits
+for its first marker. If bash dies, ``run()`` raises ``ShellDied`` with its status.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import secrets
+import select
+import shutil
+import signal
+import tempfile
+import termios
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from swebash.api import CommandRecord
+from swebash.errors import ShellDied, ShellError
+from swebash.shell import bashinit
+from swebash.shell.context import CommandContext, OutputTail
+from swebash.shell.markers import MarkerParser, expected_echo
+from swebash.shell.pty import copy_winsize, forward_winch, raw_terminal, set_winsize, write_all
+
+POLL = 0.2  # seconds between liveness checks while waiting for output
+
+
+class EchoFilter:
+    """Removes the pty's echo of our control line from the head of the output."""
+
+    def __init__(self, expected: bytes) -> None:
+        self.expected = expected
+        self.held = b""
+        self.done = not expected
+
+    def feed(self, data: bytes) -> bytes:
+        if self.done:
+            return data
+        self.held += data
+        if self.held.startswith(self.expected):
+            rest = self.held[len(self.expected):]
+            self.done, self.held = True, b""
+            return rest
+        if self.expected.startswith(self.held):
+            return b""  # still could be the echo: wait
+        self.done = True  # echo was off (stty -echo): everything is output
+        out, self.held = self.held, b""
+        return out
+
+
+class ShellSession:
+    def __init__(self, *, rcfile: str | None, login: bool, env: dict[str, str],
+                 cwd: str | None) -> None:
+        self._rcfile = rcfile
+        self._login = login
+        self._env = env
+        self.nonce = secrets.token_hex(8)
+        self.dir = ""
+        self.pid = self.master = self.slave = -1
+        self._cwd = cwd or os.getcwd()
+        self._status = 0
+        self.context = CommandContext(lambda: self._cwd, self.exported_env)
+        self.stdin_fd = 0
+        self.stdout_fd = 1
+        self._launch(cwd)
+
+    def _launch(self, cwd: str | None) -> None:
+        self.dir = tempfile.mkdtemp(prefix="swebash-")
+        init = Path(self.dir) / "init.bash"
+        init.write_text(bashinit.render(self.nonce, self.dir, self._rcfile, self._login))
+        bash = shutil.which("bash", path=self._env.get("PATH")) or "/bin/bash"
+        argv = [bash, "--noediting", "--noprofile", "--rcfile", str(init), "-i"]
+        self.pid, self.master, self.slave = spawn(argv, self._env, cwd)
+        self.parser = MarkerParser(self.nonce)
+        self._seq = 0
+        self._alive = True
+        self._ready = False
+        self._pending_hidden: int | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @classmethod
+    def start(cls, *, rcfile: Path | None, login: bool = False,
+              env: Mapping[str, str] | None = None, cwd: str | None = None) -> ShellSession:
+        """Fork bash now; it boots while the caller goes on (see ``wait_ready``)."""
+        environ = dict(os.environ if env is None else env)
+        environ.setdefault("TERM", "xterm-256color")
+        environ["SWEBASH"] = "1"
+        return cls(rcfile=str(rcfile) if rcfile else None, login=login, env=environ, cwd=cwd)
+
+    def wait_ready(self, timeout: float = 10.0) -> None:
+        if self._ready:
+            return
+        if self._wait_marker(0, timeout, forward=False, show=False) is None:
+            raise ShellError(f"bash did not start within {timeout:.0f} s (check ~/.swebashrc)")
+        self._ready = True
+
+    def restart(self) -> None:
+        """A fresh bash (state is lost; the command context is kept)."""
+        self.close()
+        self._launch(self._cwd if os.path.isdir(self._cwd) else None)
+        self.wait_ready()
+
+    def close(self) -> None:
+        if self._alive:
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGHUP)
+            deadline = time.monotonic() + 1.0
+            while time.monotonic() < deadline and self._poll_exit() is None:
+                time.sleep(0.01)
+            if self._alive:
+                with contextlib.suppress(OSError):
+                    os.kill(self.pid, signal.SIGKILL)
+                    os.waitpid(self.pid, 0)
+                self._alive = False
+        for fd in (self.master, self.slave):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def cwd(self) -> str:
+        return self._cwd
+
+    @property
+    def last_status(self) -> int:
+        return self._status
+
+    @property
+    def alive(self) -> bool:
+        return self._alive and self._poll_exit() is None
+
+    # ------------------------------------------------------------------ running
+
+    def run(self, line: str, *, record: bool = True) -> CommandRecord:
+        """Run ``line`` with the real terminal; raises ShellDied if bash exits."""
+        self.wait_ready()
+        self._drain_hidden()
+        self._seq += 1
+        seq = self._seq
+        Path(self.dir, "cmd").write_bytes(line.encode("utf-8", "surrogateescape"))
+        wire = (f'__sb_pre {seq};if [[ $- != *e* ]];then __sb_ret $__sb_status;fi;'
+                f'eval "$__sb_cmd";__sb_post\n').encode()
+        tail = OutputTail()
+        started = time.time()
+        t0 = time.monotonic()
+        copy_winsize(self.stdout_fd, self.master)
+        write_all(self.master, wire)
+        with raw_terminal(self.stdin_fd), forward_winch(self.stdout_fd, self.master):
+            status = self._wait_marker(seq, None, forward=True, show=True, tail=tail,
+                                       echo=EchoFilter(expected_echo(wire)))
+        assert status is not None
+        with contextlib.suppress(termios.error, OSError):
+            termios.tcflush(self.slave, termios.TCIFLUSH)  # type-ahead bash did not read
+        text, truncated = tail.text()
+        result = CommandRecord(command=line, cwd=self._cwd, exit_status=status,
+                               started_at=started,
+                               duration_ms=(time.monotonic() - t0) * 1000,
+                               output_tail=text, truncated=truncated,
+                               fullscreen=tail.fullscreen)
+        if record:
+            self.context.add(result)
+        return result
+
+    def _wait_marker(self, seq: int, timeout: float | None, *, forward: bool, show: bool,
+                     tail: OutputTail | None = None, echo: EchoFilter | None = None
+                     ) -> int | None:
+        """Pump until the marker for ``seq``; returns its status, or None on timeout."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        stdin_open = forward
+        while True:
+            wait = POLL if deadline is None else max(0.0, min(POLL, deadline - time.monotonic()))
+            fds = [self.master] + ([self.stdin_fd] if stdin_open else [])
+            try:
+                readable, _, _ = select.select(fds, [], [], wait)
+            except InterruptedError:
+                continue
+            if self.master in readable:
+                try:
+                    data = os.read(self.master, 65536)
+                except OSError as exc:
+                    if exc.errno != errno.EIO:
+                        raise
+                    data = b""
+                if data:
+                    if echo is not None:
+                        data = echo.feed(data)
+                    out, markers = self.parser.feed(data)
+                    if out:
+                        if tail is not None:
+                            tail.add(out)
+                        if show:
+                            write_all(self.stdout_fd, out)
+                    for marker in markers:
+                        self._cwd, self._status = marker.cwd, marker.status
+                        if marker.seq == seq:
+                            return marker.status
+                    continue
+            if stdin_open and self.stdin_fd in readable:
+                try:
+                    typed = os.read(self.stdin_fd, 4096)
+                except OSError:
+                    typed = b""
+                if typed:
+                    write_all(self.master, typed)
+                else:
+                    stdin_open = False
+            if not readable or self.master not in readable:
+                exited = self._poll_exit()
+                if exited is not None:
+                    self._flush_remaining(show)
+                    raise ShellDied(f"bash exited with status {exited}", exited)
+            if deadline is not None and time.monotonic() >= deadline:
+                return None
+
+    def _flush_remaining(self, show: bool) -> None:
+        with contextlib.suppress(OSError):
+            while select.select([self.master], [], [], 0.05)[0]:
+                data = os.read(self.master, 65536)
+                if not data:
+                    break
+                out, _ = self.parser.feed(data)
+                if show and out:
+                    write_all(self.stdout_fd, out)
+
+    def _poll_exit(self) -> int | None:
+        if not self._alive:
+            return self._status
+        try:
+            pid, raw = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            pid, raw = self.pid, 0
+        if pid == 0:
+            return None
+        self._alive = False
+        if os.WIFSIGNALED(raw):
+            self._status = 128 + os.WTERMSIG(raw)
+        else:
+            self._status = os.WEXITSTATUS(raw)
+        return self._status
+
+    # ------------------------------------------------------------------ hidden helpers
+
+    def _hidden(self, command: str, timeout: float) -> bytes | None:
+        """Run a helper (output to a file, $? and history untouched); None on timeout."""
+        self.wait_ready()
+        if not self._drain_hidden(timeout):
+            return None
+        self._seq += 1
+        seq = self._seq
+        out = Path(self.dir, "hidden")
+        with contextlib.suppress(FileNotFoundError):
+            out.unlink()
+        wire = f" __sb_hidden {seq} {command}\n".encode()
+        write_all(self.master, wire)
+        echo = EchoFilter(expected_echo(wire))
+        try:
+            status = self._wait_marker(seq, timeout, forward=False, show=False, echo=echo)
+        except ShellDied:
+            return None
+        if status is None:
+            self._pending_hidden = seq
+            return None
+        try:
+            return out.read_bytes()
+        except OSError:
+            return b""
+
+    def _drain_hidden(self, timeout: float = 5.0) -> bool:
+        if self._pending_hidden is None:
+            return True
+        status = self._wait_marker(self._pending_hidden, timeout, forward=False, show=False)
+        if status is None:
+            return False
+        self._pending_hidden = None
+        return True
+
+    def exported_env(self) -> dict[str, str]:
+        data = self._hidden("__sb_env", 2.0) if self.alive else None
+        if not data:
+            return dict(self._env)
+        env: dict[str, str] = {}
+        for entry in data.split(b"\0"):
+            key, sep, value = entry.partition(b"=")
+            if sep and key:
+                env[key.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
+        return env
+
+    def complete(self, text_before_cursor: str, timeout: float = 0.1) -> list[str]:
+        if not self.alive:
+            return []
+        Path(self.dir, "cline").write_bytes(text_before_cursor.encode("utf-8",
+                                                                      "surrogateescape"))
+        data = self._hidden("__sb_complete", timeout)
+        if not data:
+            return []
+        seen: dict[str, None] = {}
+        for line in data.decode("utf-8", "replace").splitlines():
+            if line:
+                seen.setdefault(line, None)
+        return list(seen)
+
+
+def spawn(argv: list[str], env: Mapping[str, str], cwd: str | None) -> tuple[int, int, int]:
+    """Fork bash with the pty's slave as its controlling terminal."""
+    master, slave = os.openpty()
+    rows, cols = 24, 80
+    if os.isatty(1):
+        from swebash.shell.pty import get_winsize
+
+        rows, cols = get_winsize(1)
+    set_winsize(master, rows, cols)
+    pid = os.fork()
+    if pid == 0:  # child: only async-signal-safe work until exec
+        try:
+            os.setsid()
+            fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+            for fd in (0, 1, 2):
+                os.dup2(slave, fd)
+            if slave > 2:
+                os.close(slave)
+            os.close(master)
+            if cwd:
+                os.chdir(cwd)
+            for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP, signal.SIGPIPE,
+                        signal.SIGWINCH, signal.SIGCHLD):
+                signal.signal(sig, signal.SIG_DFL)
+            os.execve(argv[0], argv, dict(env))
+        finally:
+            os._exit(127)
+    flags = fcntl.fcntl(master, fcntl.F_GETFD)
+    fcntl.fcntl(master, fcntl.F_SETFD, flags | fcntl.FD_CLOEXEC)
+    fcntl.fcntl(slave, fcntl.F_SETFD, fcntl.fcntl(slave, fcntl.F_GETFD) | fcntl.FD_CLOEXEC)
+    return pid, master, slave
