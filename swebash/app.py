@@ -1,17 +1,111 @@
 """Composition root: the only module that names concrete classes.
 
-The shell side calls ``run_ai_line`` for `?`/`??` lines in non-interactive modes; it is imported
-lazily so that nothing provider-related loads before it is needed.
+Everything here is imported lazily (after the first prompt, on the first `?`, or for an AI line
+in ``-c`` / piped mode), so nothing provider-related is paid for at startup.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sys
+from typing import TextIO
+
+from swebash.api import (
+    AiService,
+    ChatRequest,
+    ConfirmAnswer,
+    ConfirmHook,
+    ConfirmRequest,
+    Error,
+    TerminalContext,
+)
+from swebash.config import Config
+from swebash.errors import AiNotConfigured, SwebashError
+
+
+def build_ai_service(config: Config, context: TerminalContext | None = None) -> AiService:
+    """Wire the real engine: provider factory, tools, safety gate, redactor, audit log."""
+    from swebash.ai.service import DefaultAiService
+    from swebash.providers.select import create_provider
+    from swebash.safety.audit import AuditLog
+    from swebash.safety.gate import DefaultGate
+    from swebash.safety.redact import SecretRedactor
+    from swebash.tools.registry import default_registry
+
+    redactor = SecretRedactor(config.environ, config.ai.secret_values())
+    return DefaultAiService(
+        config=config.ai,
+        provider_factory=create_provider,
+        registry=default_registry(config.ai.tools),
+        gate=DefaultGate(config.policy, home=str(config.paths.home)),
+        redactor=redactor,
+        terminal=context,
+        audit=AuditLog(config.paths.audit_file, redactor),
+    )
+
+
+def noninteractive_confirm(yes: bool, yes_dangerous: bool) -> ConfirmHook | None:
+    """`--yes` approves `ask` verdicts; dangerous ones need `--yes-dangerous`."""
+    if not (yes or yes_dangerous):
+        return None
+
+    async def hook(request: ConfirmRequest) -> ConfirmAnswer:
+        if request.verdict.dangerous and not yes_dangerous:
+            return ConfirmAnswer.NO
+        return ConfirmAnswer.YES
+
+    return hook
 
 
 def run_ai_line(line: str, *, stdin_text: str | None = None, yes: bool = False,
-                yes_dangerous: bool = False) -> int:
-    """Answer one `? …` / `?? …` line non-interactively; return the exit status."""
-    # Wired to the AI engine by the AI-in-the-shell work; until then a clear one-line refusal.
-    print("swebash: AI mode is not available yet", file=sys.stderr)
-    return 2
+                yes_dangerous: bool = False, config: Config | None = None,
+                out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Answer one `? …` / `?? …` line in plain text; return the exit status.
+
+    The answer goes to stdout, tool events one line each to stderr. 0 on success; 1 when the
+    provider or the engine failed; 2 when AI is not configured or the line is empty.
+    """
+    from swebash import config as config_mod
+    from swebash.render.plain import PlainPrinter
+    from swebash.router import Ask, Translate, route
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    routed = route(line)
+    if not isinstance(routed, Ask | Translate) or not routed.text:
+        print("swebash: usage: ? QUESTION  or  ?? TASK", file=err)
+        return 2
+    try:
+        cfg = config or config_mod.load()
+        service = build_ai_service(cfg)
+        if isinstance(routed, Translate):
+            result = asyncio.run(service.translate(routed.text))
+            print(result.command, file=out)
+            if result.explanation:
+                print(f"# {result.explanation}", file=err)
+            return 0
+        printer = PlainPrinter(out, err)
+        request = ChatRequest(routed.text, stdin_context=stdin_text)
+        hook = noninteractive_confirm(yes, yes_dangerous)
+
+        async def turn() -> int:
+            status = 0
+            async for event in service.chat_stream(request, confirm=hook):
+                printer.handle(event)
+                if isinstance(event, Error):
+                    status = 2 if event.message.startswith(("AI is not configured",
+                                                             "AI provider")) else 1
+            return status
+
+        status = asyncio.run(turn())
+        out.flush()
+        return status
+    except AiNotConfigured as exc:
+        print(f"swebash: {exc}", file=err)
+        return 2
+    except SwebashError as exc:
+        print(f"swebash: {exc}", file=err)
+        return 1
+    except KeyboardInterrupt:
+        print("swebash: interrupted", file=err)
+        return 130

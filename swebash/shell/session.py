@@ -288,6 +288,11 @@ class ShellSession:
         self._pending_hidden = None
         return True
 
+    def needs_more_input(self, text: str) -> bool:
+        from swebash.shell.continuation import needs_more_input
+
+        return needs_more_input(text)
+
     def exported_env(self) -> dict[str, str]:
         data = self._hidden("__sb_env", 2.0) if self.alive else None
         if not data:

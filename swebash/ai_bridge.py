@@ -1,0 +1,65 @@
+"""A persistent event loop thread for the AI half.
+
+Problem: the REPL is synchronous (prompt-toolkit's ``prompt()`` runs and closes an event loop per
+line, and the shell session pumps a pty with blocking reads), while the AI engine is async and
+its HTTP clients are bound to the loop that created them. Running each `?` with ``asyncio.run``
+would throw the clients (and their warm connections) away every time, and awaiting on
+prompt-toolkit's loop would tie them to a loop that dies after the line is read.
+
+Approach: one daemon thread owns one asyncio loop for the life of the process. The UI submits
+coroutines with ``submit`` and gets a ``concurrent.futures.Future`` back; cancelling that future
+cancels the task in the loop (closing the HTTP stream, killing tool process groups).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class AiLoop:
+    """Owns the background event loop; started lazily on first use."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None:
+                ready = threading.Event()
+                loop = asyncio.new_event_loop()
+
+                def main() -> None:
+                    asyncio.set_event_loop(loop)
+                    ready.set()
+                    loop.run_forever()
+
+                threading.Thread(target=main, name="swebash-ai", daemon=True).start()
+                ready.wait()
+                self._loop = loop
+            return self._loop
+
+    def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
+        """Run ``coro`` on the loop and wait; Ctrl-C in the caller cancels it."""
+        future = self.submit(coro)
+        try:
+            return future.result(timeout)
+        except BaseException:
+            future.cancel()
+            raise
+
+    def close(self) -> None:
+        with self._lock:
+            loop, self._loop = self._loop, None
+        if loop is not None:
+            loop.call_soon_threadsafe(loop.stop)

@@ -1,0 +1,181 @@
+"""The REPL's handle on the AI: `? question`, `?? task`, `ai explain`, warm-up.
+
+Design note. The REPL is synchronous; the engine is async and its HTTP clients live on one
+persistent loop thread (``AiLoop``). A `?` turn runs there as one coroutine that feeds events
+straight into the ``TerminalRenderer`` (rich writes from that thread; the REPL thread only
+waits). While a turn runs the real tty is in cooked mode, so Ctrl-C arrives as SIGINT →
+KeyboardInterrupt in the waiting REPL thread, which cancels the task: the provider stream is
+closed and running tools have their process groups killed by the engine. Confirmation keys are
+read in raw mode with signals off, so Ctrl-C there is just a "no".
+
+Nothing here imports rich, an SDK or the engine at module import: ``warm()`` does that in a
+background thread after the first prompt is drawn, so the first `?` pays nothing.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import sys
+import threading
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, TextIO
+
+from swebash.ai_bridge import AiLoop
+from swebash.api import AiService, ChatRequest, TerminalContext
+from swebash.config import Config
+from swebash.errors import SwebashError
+
+if TYPE_CHECKING:
+    from swebash.render.events import TerminalRenderer
+
+CANCEL_GRACE = 0.45  # seconds a cancelled turn gets to clean up before the prompt returns
+ServiceFactory = Callable[[Config, TerminalContext | None], AiService]
+
+
+class AiFrontend:
+    def __init__(self, config: Config, context: TerminalContext | None,
+                 out: TextIO | None = None, tty_fd: int | None = None,
+                 service_factory: ServiceFactory | None = None) -> None:
+        self.config = config
+        self.context = context
+        self.out = out or sys.stdout
+        self.tty_fd = tty_fd if tty_fd is not None else sys.stdin.fileno()
+        self._factory = service_factory
+        self._loop = AiLoop()
+        self._service: AiService | None = None
+        self._renderer: TerminalRenderer | None = None
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ lazy parts
+
+    @property
+    def service(self) -> AiService:
+        with self._lock:
+            if self._service is None:
+                factory = self._factory
+                if factory is None:
+                    from swebash.app import build_ai_service
+
+                    factory = build_ai_service
+                self._service = factory(self.config, self.context)
+            return self._service
+
+    @property
+    def renderer(self) -> TerminalRenderer:
+        with self._lock:
+            if self._renderer is None:
+                from swebash.render.events import TerminalRenderer
+                from swebash.render.theme import console_for
+
+                self._renderer = TerminalRenderer(console_for(self.config, self.out))
+            return self._renderer
+
+    def warm(self) -> None:
+        """Import the renderer, the engine and the provider SDK (call off the main thread)."""
+        try:
+            _ = self.renderer
+            _ = self._loop.loop
+            warm = getattr(self.service, "warm", None)
+            if callable(warm):
+                warm()
+        except Exception:  # warming is best effort; the real call reports errors
+            pass
+
+    # ------------------------------------------------------------------ running things
+
+    def _wait(self, coro: Coroutine[Any, Any, Any], finished: threading.Event) -> Any:
+        """Run ``coro`` on the AI loop; Ctrl-C cancels it and waits briefly for cleanup."""
+        future = self._loop.submit(coro)
+        try:
+            return future.result()
+        except KeyboardInterrupt:
+            future.cancel()
+            try:
+                finished.wait(CANCEL_GRACE)
+            except KeyboardInterrupt:
+                pass
+            raise
+
+    def ask(self, question: str) -> int:
+        """Answer a `?` question with streaming markdown and tool panels; 0 ok, 1 error."""
+        from swebash.api import Error
+
+        renderer = self.renderer
+        service = self.service
+        finished = threading.Event()
+        hook = renderer.confirm_hook(self.tty_fd)
+
+        async def turn() -> int:
+            status = 0
+            renderer.begin_turn()
+            try:
+                async for event in service.chat_stream(ChatRequest(question), confirm=hook):
+                    renderer.handle(event)
+                    if isinstance(event, Error):
+                        status = 1
+            finally:
+                renderer.end_turn()
+                finished.set()
+            return status
+
+        try:
+            result: int = self._wait(turn(), finished)
+            return result
+        except KeyboardInterrupt:
+            renderer.end_turn()
+            renderer.console.print("[dim]^C — answer cancelled[/dim]")
+            return 130
+
+    def _simple(self, coro: Coroutine[Any, Any, Any], spinner_text: str) -> Any:
+        """Run a one-shot engine call with a spinner; errors print one line (None)."""
+        finished = threading.Event()
+        renderer = self.renderer
+
+        async def work() -> Any:
+            try:
+                return await coro
+            finally:
+                finished.set()
+
+        renderer.spinner.start(spinner_text)
+        try:
+            return self._wait(work(), finished)
+        except KeyboardInterrupt:
+            return None
+        except SwebashError as exc:
+            renderer.spinner.stop()
+            self.error(str(exc))
+            return None
+        finally:
+            renderer.spinner.stop()
+
+    def translate(self, task: str) -> str | None:
+        """`?? task` → a command for the next prompt's buffer (None on failure)."""
+        result = self._simple(self.service.translate(task), "translating…")
+        if result is None:
+            return None
+        if result.explanation:
+            self.renderer.console.print(f"# {result.explanation}", style="dim",
+                                        highlight=False, markup=False)
+        command: str = result.command
+        return command
+
+    def explain(self, command: str) -> int:
+        result = self._simple(self.service.explain(command), "explaining…")
+        if result is None:
+            return 1
+        self.renderer.stream.feed(result.explanation.rstrip() + "\n")
+        self.renderer.stream.finish()
+        return 0
+
+    def run_sync(self, coro: Coroutine[Any, Any, Any], timeout: float | None = None) -> Any:
+        return self._loop.run(coro, timeout)
+
+    def submit(self, coro: Coroutine[Any, Any, Any]) -> concurrent.futures.Future[Any]:
+        return self._loop.submit(coro)
+
+    def error(self, message: str) -> None:
+        print(f"swebash: {message}", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        self._loop.close()

@@ -1,0 +1,195 @@
+"""Entry point: parse options, pick a mode, start as fast as possible.
+
+Startup budget (first prompt ≤ 150 ms): bash is forked first, so it boots while Python imports;
+the prompt text is written to the terminal at once, with the tty switched to no-echo,
+non-canonical input so keys typed meanwhile wait (unechoed, unprocessed) for prompt-toolkit,
+which then redraws the same prompt in place and reads them. Nothing of the AI half is imported
+here. Non-interactive modes never import prompt-toolkit at all.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from swebash import __version__
+
+HELP = """\
+usage: swebash [options]                 interactive shell
+       swebash [options] -c COMMAND [ARG0 [ARGS...]]
+       swebash [options] FILE [ARGS...]  run a script with bash
+       CMDS | swebash [options]          run lines like `bash -s`
+       swebash policy check [--json] -- COMMAND...
+       swebash policy check-path [--write] [--json] PATH
+
+options:
+  -c COMMAND        run COMMAND and exit with its status
+  -l, --login       behave as a login shell (source /etc/profile and ~/.profile)
+  --norc            do not source ~/.swebashrc
+  -i                interactive even when stdin is not a terminal
+  -s                read commands from standard input
+  --yes             non-interactive AI may run commands the safety gate would ask about
+  --yes-dangerous   ... including dangerous ones (implies --yes)
+  --version         print the version
+  -h, --help        this help
+
+AI (in the shell, in -c and in piped input):
+  ? QUESTION        ask the AI; it can read files, run commands (asking y/N first) and
+                    search the web; e.g.  ? why did that fail
+  ?? TASK           turn TASK into a command placed in your prompt, e.g.  ?? find big files
+  ai help           the AI builtins: ai status, ai reset, ai model, ai explain CMD, ...
+"""
+
+
+class Options:
+    def __init__(self) -> None:
+        self.command: str | None = None
+        self.file: str | None = None
+        self.args: list[str] = []
+        self.login = False
+        self.norc = False
+        self.interactive = False
+        self.stdin = False
+        self.yes = False
+        self.yes_dangerous = False
+
+
+class UsageError(Exception):
+    pass
+
+
+def parse(argv: list[str], argv0: str) -> Options:
+    opts = Options()
+    opts.login = os.path.basename(argv0).startswith("-")
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            i += 1
+            break
+        if not arg.startswith("-") or arg == "-":
+            break
+        if arg == "-c":
+            if i + 1 >= len(argv):
+                raise UsageError("-c: option requires an argument")
+            opts.command = argv[i + 1]
+            opts.args = argv[i + 2:]
+            return opts
+        if arg in ("-l", "--login"):
+            opts.login = True
+        elif arg == "--norc":
+            opts.norc = True
+        elif arg == "-i":
+            opts.interactive = True
+        elif arg == "-s":
+            opts.stdin = True
+        elif arg == "--yes":
+            opts.yes = True
+        elif arg == "--yes-dangerous":
+            opts.yes = opts.yes_dangerous = True
+        elif len(arg) > 2 and arg[0] == "-" and arg[1] != "-" and set(arg[1:]) <= set("lis"):
+            opts.login |= "l" in arg
+            opts.interactive |= "i" in arg
+            opts.stdin |= "s" in arg
+        else:
+            raise UsageError(f"unknown option {arg} (try swebash --help)")
+        i += 1
+    rest = argv[i:]
+    if rest and not opts.stdin:
+        opts.file, opts.args = rest[0], rest[1:]
+    else:
+        opts.args = rest
+    return opts
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--version"]:
+        print(f"swebash {__version__}")
+        return 0
+    if args[:1] in (["--help"], ["-h"]):
+        print(HELP, end="")
+        return 0
+    if args[:1] == ["policy"]:
+        from swebash.safety.policy_cli import main as policy_main
+
+        return policy_main(args[1:])
+    try:
+        opts = parse(args, sys.argv[0] if sys.argv else "swebash")
+    except UsageError as exc:
+        print(f"swebash: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return dispatch(opts)
+    except KeyboardInterrupt:
+        return 130
+
+
+def dispatch(opts: Options) -> int:
+    from swebash import modes
+
+    if opts.command is not None:
+        return modes.run_command(opts.command, opts.args, login=opts.login, yes=opts.yes,
+                                 yes_dangerous=opts.yes_dangerous)
+    if opts.file is not None:
+        return modes.run_file(opts.file, opts.args, login=opts.login)
+    if not opts.interactive and (opts.stdin or not os.isatty(0)):
+        return modes.run_piped(login=opts.login, yes=opts.yes,
+                               yes_dangerous=opts.yes_dangerous)
+    return interactive(opts)
+
+
+def interactive(opts: Options) -> int:
+    from swebash import config as config_mod
+    from swebash.errors import SwebashError
+    from swebash.shell.session import ShellSession
+
+    try:
+        config = config_mod.load()
+    except SwebashError as exc:
+        print(f"swebash: {exc} (using defaults)", file=sys.stderr)
+        config = config_mod.load({k: v for k, v in os.environ.items()
+                                  if not k.startswith("SWEBASH_")} | {"XDG_CONFIG_HOME": "/"})
+    rcfile = None if opts.norc else config.paths.rc_file
+    session = ShellSession.start(rcfile=rcfile, login=opts.login)
+    saved = early_prompt(config, session.cwd)
+    try:
+        from swebash.repl import run_interactive
+    finally:
+        restore_tty(saved)
+    return run_interactive(config, session)
+
+
+def early_prompt(config: object, cwd: str) -> list[Any] | None:
+    """Draw the prompt now and hold typed keys (no echo, no line editing) until it is live."""
+    if not (os.isatty(0) and os.isatty(1)):
+        return None
+    import termios
+
+    from swebash.config import Config
+    from swebash.prompt import plain, prompt_fragments
+
+    assert isinstance(config, Config)
+    try:
+        saved: list[Any] = termios.tcgetattr(0)
+        held = termios.tcgetattr(0)
+        held[3] &= ~(termios.ICANON | termios.ECHO)
+        termios.tcsetattr(0, termios.TCSANOW, held)
+    except termios.error:
+        return None
+    text = plain(prompt_fragments(cwd, str(config.paths.home), 0, config.prompt, False))
+    os.write(1, text.encode("utf-8", "replace"))
+    return saved
+
+
+def restore_tty(saved: list[Any] | None) -> None:
+    if saved is None:
+        return
+    import termios
+
+    try:
+        termios.tcsetattr(0, termios.TCSANOW, saved)
+    except termios.error:
+        return
+    os.write(1, b"\r\x1b[K")  # prompt-toolkit redraws the prompt on this same line

@@ -1,0 +1,136 @@
+"""Non-interactive modes, which behave exactly like bash wherever bash has an answer.
+
+``-c CMD`` and ``FILE`` exec bash itself (same output, errors, ``$0`` and status — nothing of
+ours on stdout, so scp/rsync/ssh can use swebash as a login shell); a ``-c`` string that is an
+AI line (`? …`, `?? …`) is answered instead, with piped stdin as context. Piped input streams
+into ``bash -s`` line by line; at an AI line at top level (not inside a here-doc, a quote or a
+compound command) we wait until bash has run everything before it — a sync command writes a
+nonce to a private pipe — answer the line, set ``$?`` to the answer's status, and go on.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+
+from swebash.router import is_ai_line
+
+STDIN_CONTEXT_LIMIT = 64 * 1024
+
+
+def bash_path() -> str:
+    import shutil
+
+    return shutil.which("bash") or "/bin/bash"
+
+
+def exec_bash(args: list[str]) -> int:
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execv(bash_path(), ["bash", *args])
+    except OSError as exc:
+        print(f"swebash: cannot run bash: {exc.strerror}", file=sys.stderr)
+        return 127
+
+
+def read_stdin_context() -> str | None:
+    if sys.stdin is None or sys.stdin.isatty():
+        return None
+    try:
+        data = sys.stdin.buffer.read(STDIN_CONTEXT_LIMIT + 1)
+    except OSError:
+        return None
+    return data.decode("utf-8", "replace") if data else None
+
+
+def run_ai(line: str, *, stdin_text: str | None, yes: bool, yes_dangerous: bool) -> int:
+    from swebash.app import run_ai_line
+
+    return run_ai_line(line, stdin_text=stdin_text, yes=yes, yes_dangerous=yes_dangerous)
+
+
+def run_command(command: str, args: list[str], *, login: bool, yes: bool,
+                yes_dangerous: bool) -> int:
+    if is_ai_line(command):
+        return run_ai(command, stdin_text=read_stdin_context(), yes=yes,
+                      yes_dangerous=yes_dangerous)
+    return exec_bash([*(["-l"] if login else []), "-c", command, *args])
+
+
+def run_file(path: str, args: list[str], *, login: bool) -> int:
+    return exec_bash([*(["-l"] if login else []), path, *args])
+
+
+class PipedRunner:
+    def __init__(self, *, login: bool, yes: bool, yes_dangerous: bool) -> None:
+        self.yes = yes
+        self.yes_dangerous = yes_dangerous
+        self.nonce = secrets.token_hex(8)
+        self.sync_read, self.sync_fd = os.pipe()  # bash keeps the write end, same number
+        self.proc = subprocess.Popen([bash_path(), *(["-l"] if login else []), "-s"],
+                                     stdin=subprocess.PIPE, pass_fds=(self.sync_fd,))
+        os.close(self.sync_fd)
+        self.pending: list[str] = []  # lines sent since the last sync
+
+    def send(self, data: bytes) -> bool:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            return False
+        return True
+
+    def at_top_level(self) -> bool:
+        from swebash.shell.continuation import needs_more_input
+
+        return not self.pending or not needs_more_input("".join(self.pending))
+
+    def sync(self) -> bool:
+        """Wait until bash has executed everything sent so far."""
+        if not self.send(f"printf '%s\\n' {self.nonce} >&{self.sync_fd}\n".encode()):
+            return False
+        got = b""
+        while self.nonce.encode() not in got:
+            chunk = os.read(self.sync_read, 256)
+            if not chunk:
+                return False
+            got += chunk
+        self.pending.clear()
+        return True
+
+    def run(self) -> int:
+        stream = sys.stdin.buffer
+        try:
+            for raw in iter(stream.readline, b""):
+                line = raw.decode("utf-8", "surrogateescape")
+                if is_ai_line(line) and self.at_top_level():
+                    if not self.sync():
+                        break
+                    status = run_ai(line.strip(), stdin_text=None, yes=self.yes,
+                                    yes_dangerous=self.yes_dangerous)
+                    sys.stdout.flush()
+                    if not self.send(f"(exit {status})\n".encode()):
+                        break
+                    continue
+                self.pending.append(line)
+                if not self.send(raw):
+                    break
+        except KeyboardInterrupt:
+            self.proc.terminate()
+        finally:
+            if self.proc.stdin is not None:
+                try:
+                    self.proc.stdin.close()
+                except OSError:
+                    pass
+        status = self.proc.wait()
+        os.close(self.sync_read)
+        return 128 - status if status < 0 else status
+
+
+def run_piped(*, login: bool, yes: bool, yes_dangerous: bool) -> int:
+    return PipedRunner(login=login, yes=yes, yes_dangerous=yes_dangerous).run()
