@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
 import subprocess
 import sys
 
@@ -70,8 +71,9 @@ class PipedRunner:
         self.yes_dangerous = yes_dangerous
         self.nonce = secrets.token_hex(8)
         self.sync_read, self.sync_fd = os.pipe()  # bash keeps the write end, same number
-        self.proc = subprocess.Popen([bash_path(), *(["-l"] if login else []), "-s"],
-                                     stdin=subprocess.PIPE, pass_fds=(self.sync_fd,))
+        self.proc = subprocess.Popen(["bash", *(["-l"] if login else []), "-s"],
+                                     executable=bash_path(), stdin=subprocess.PIPE,
+                                     pass_fds=(self.sync_fd,))
         os.close(self.sync_fd)
         self.pending: list[str] = []  # lines sent since the last sync
 
@@ -129,7 +131,12 @@ class PipedRunner:
                     pass
         status = self.proc.wait()
         os.close(self.sync_read)
-        return 128 - status if status < 0 else status
+        if status < 0:  # bash died of a signal: so do we, as `cmds | bash` would
+            sys.stdout.flush()
+            signal.signal(-status, signal.SIG_DFL)
+            os.kill(os.getpid(), -status)
+            return 128 - status
+        return status
 
 
 def run_piped(*, login: bool, yes: bool, yes_dangerous: bool) -> int:
