@@ -3,8 +3,9 @@
 Startup budget (first prompt ≤ 150 ms): bash is forked first, so it boots while Python imports;
 the prompt text is written to the terminal at once, with the tty switched to no-echo,
 non-canonical input so keys typed meanwhile wait (unechoed, unprocessed) for prompt-toolkit,
-which then redraws the same prompt in place and reads them. Nothing of the AI half is imported
-here. Non-interactive modes never import prompt-toolkit at all.
+which then redraws the same prompt in place and reads them. The tty stays in that held mode
+between prompts (commands run on their own pty) and gets its original settings back on exit.
+Nothing of the AI half is imported here; non-interactive modes never import prompt-toolkit.
 """
 
 from __future__ import annotations
@@ -156,9 +157,12 @@ def interactive(opts: Options) -> int:
     saved = early_prompt(config, session.cwd)
     try:
         from swebash.repl import run_interactive
+
+        if saved is not None:
+            os.write(1, b"\r\x1b[K")  # prompt-toolkit redraws the prompt on this same line
+        return run_interactive(config, session)
     finally:
         restore_tty(saved)
-    return run_interactive(config, session)
 
 
 def early_prompt(config: object, cwd: str) -> list[Any] | None:
@@ -191,5 +195,4 @@ def restore_tty(saved: list[Any] | None) -> None:
     try:
         termios.tcsetattr(0, termios.TCSANOW, saved)
     except termios.error:
-        return
-    os.write(1, b"\r\x1b[K")  # prompt-toolkit redraws the prompt on this same line
+        pass

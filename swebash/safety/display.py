@@ -25,7 +25,7 @@ def make_visible(text: str) -> str:
         if category == "Cc":
             out.append(f"\\x{ord(ch):02x}")
         elif category in ("Cf", "Zl", "Zp", "Co", "Cn") or ch in ("\u00a0", "\u3164", "\u115f"):
-            out.append(f"<U+{ord(ch):04X}>")
+            out.append(f"\\u{ord(ch):04x}")
         else:
             out.append(ch)
     return "".join(out)

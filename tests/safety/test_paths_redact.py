@@ -129,7 +129,7 @@ def test_make_visible_shows_hidden_characters() -> None:
     sneaky = "echo safe\r\x1b[2Krm -rf x \u202e\u200btxt"
     shown = make_visible(sneaky)
     assert "\r" not in shown and "\x1b" not in shown
-    assert "\\r" in shown and "\\x1b" in shown and "<U+202E>" in shown and "<U+200B>" in shown
+    assert "\\r" in shown and "\\x1b" in shown and "\\u202e" in shown and "\\u200b" in shown
     assert make_visible("ls café") == "ls café"
 
 

@@ -1,0 +1,120 @@
+"""The interactive shell, typed at as a person would."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.e2e.conftest import Term
+
+Spawn = Callable[..., Term]
+
+
+def test_state_persists_and_status_shows(spawn: Spawn, tmp_path: Path) -> None:
+    term = spawn(cwd=str(tmp_path))
+    (tmp_path / "sub").mkdir()
+    term.run("cd sub")
+    term.run("export GREETING=hey; alias say='echo said'")
+    term.run("echo $GREETING $(pwd)")
+    assert f"hey {tmp_path}/sub" in term.text()
+    term.run("say it")
+    assert "said it" in term.text()
+    term.run("no-such-command-here")
+    assert "bash: no-such-command-here: command not found" in term.text()
+    assert "[127]" in term.cursor_line()
+
+
+def test_less_draws_and_q_returns(spawn: Spawn, tmp_path: Path) -> None:
+    (tmp_path / "numbers.txt").write_text("".join(f"number {n}\n" for n in range(1, 500)))
+    term = spawn(cwd=str(tmp_path))
+    term.wait_prompt()
+    term.send("less numbers.txt\r")
+    term.wait_text("number 20")
+    term.send("q")
+    term.wait_prompt()
+    term.run("echo back-at-prompt")
+    assert "back-at-prompt" in term.text()
+
+
+def test_ctrl_c_on_sleep_returns_quickly(spawn: Spawn) -> None:
+    term = spawn()
+    term.wait_prompt()
+    term.send("sleep 30\r")
+    time.sleep(0.5)
+    started = time.monotonic()
+    term.send("\x03")
+    term.wait_prompt(timeout=5)
+    assert time.monotonic() - started < 1.0
+    assert "[130]" in term.cursor_line()
+
+
+def test_exit_with_status(spawn: Spawn) -> None:
+    term = spawn()
+    term.run("true")
+    term.send("exit 3\r")
+    assert term.exit_status() == 3
+
+
+def test_ctrl_d_exits_with_last_status(spawn: Spawn) -> None:
+    term = spawn()
+    term.run("false")
+    term.send("\x04")
+    assert term.exit_status() == 1
+
+
+def test_history_survives_a_restart(spawn: Spawn) -> None:
+    first = spawn()
+    first.run("echo remembered-1234")
+    first.send("exit\r")
+    first.exit_status()
+    second = spawn()
+    second.wait_prompt()
+    second.send("\x1b[A\x1b[A")  # up arrow twice: `exit` was the last line
+    second.wait_for(lambda t: "echo remembered-1234" in t.cursor_line(), what="recalled line")
+
+
+def test_multi_line_for_loop(spawn: Spawn) -> None:
+    term = spawn()
+    term.wait_prompt()
+    term.send("for i in 1 2 3\r")
+    term.wait_for(lambda t: t.cursor_line().strip().startswith(">"), what="continuation")
+    term.send("do echo item-$i\r")
+    term.send("done\r")
+    term.wait_text("item-3")
+    term.wait_prompt()
+
+
+def test_bash_killed_restarts_with_notice(spawn: Spawn) -> None:
+    term = spawn()
+    term.run("export KEPT=yes")
+    term.run("kill -9 $$")
+    assert "started a fresh session" in term.text() and "state" in term.text()
+    term.run("echo [${KEPT:-gone}]")
+    assert "[gone]" in term.text()
+
+
+def test_question_without_ai_config_is_one_line(spawn: Spawn) -> None:
+    term = spawn()
+    term.run("? hello there")
+    assert "AI is not configured" in term.text() and "Traceback" not in term.text()
+    term.run("echo still-working")
+    assert "still-working" in term.text()
+
+
+def test_tab_completes_from_bash(spawn: Spawn, tmp_path: Path) -> None:
+    (tmp_path / "uniquely-named-file.txt").write_text("")
+    term = spawn(cwd=str(tmp_path))
+    term.wait_prompt()
+    term.send("cat uniquely-na\t")
+    term.wait_for(lambda t: "uniquely-named-file.txt" in t.cursor_line(), what="completion")
+
+
+def test_swebashrc_and_norc(spawn: Spawn, hermetic_env: Path) -> None:
+    (hermetic_env / ".swebashrc").write_text("export FROM_RC=loaded\n")
+    term = spawn()
+    term.run("echo rc=[$FROM_RC]")
+    assert "rc=[loaded]" in term.text()
+    bare = spawn(["--norc"])
+    bare.run("echo rc=[$FROM_RC]")
+    assert "rc=[]" in bare.text()
