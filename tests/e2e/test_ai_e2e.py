@@ -1,0 +1,189 @@
+"""AI inside the shell, end to end: the installed swebash in a pty (or piped / -c), talking to
+the local OpenAI-protocol server through the real SDK."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import SWEBASH, Term
+from tests.fakes.server import FakeServer
+
+Spawn = Callable[..., Term]
+
+
+@pytest.fixture
+def server() -> Iterator[FakeServer]:
+    fake = FakeServer().start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def ai_env(server: FakeServer) -> dict[str, str]:
+    return {"OPENAI_API_KEY": "sk-test-not-a-real-key-000000", "SWEBASH_AI_PROVIDER": "openai",
+            "OPENAI_BASE_URL": server.url + "/v1", "SWEBASH_AI_MAX_RETRIES": "0"}
+
+
+def tool(command: str) -> list[list[str]]:
+    return [["execute_command", json.dumps({"command": command})]]
+
+
+def test_question_with_tool_call_shows_panel_then_answer(spawn: Spawn, server: FakeServer,
+                                                         ai_env: dict[str, str],
+                                                         tmp_path: Path) -> None:
+    (tmp_path / "alpha.txt").write_text("")
+    server.script({"tools": tool("ls")}, {"text": "You have **one** file: alpha.txt."})
+    term = spawn(env=ai_env, cwd=str(tmp_path))
+    term.run("? what files are here")
+    screen = term.text()
+    assert "$ ls" in screen and "exit 0" in screen
+    assert "You have one file: alpha.txt." in screen
+    assert screen.index("$ ls") < screen.index("You have one file")
+
+
+@pytest.mark.parametrize("key,survives", [("n", True), ("y", False)])
+def test_dangerous_command_asks_inline(spawn: Spawn, server: FakeServer,
+                                       ai_env: dict[str, str], tmp_path: Path, key: str,
+                                       survives: bool) -> None:
+    (tmp_path / "build").mkdir()
+    server.script({"tools": tool("rm -rf build")}, {"text": "Handled."})
+    term = spawn(env=ai_env, cwd=str(tmp_path))
+    term.wait_prompt()
+    term.send("? clean the build\r")
+    term.wait_text("[y/N]")
+    assert "rm -rf build" in term.text() and "deletes files recursively" in term.text()
+    term.send(key)
+    term.wait_text("Handled.")
+    term.wait_prompt()
+    assert (tmp_path / "build").exists() is survives
+    result = json.dumps(server.requests[-1].body["messages"][-1])
+    assert ("declined" in result) is survives
+
+
+def test_ctrl_c_mid_stream_returns_to_a_working_prompt(spawn: Spawn, server: FakeServer,
+                                                       ai_env: dict[str, str]) -> None:
+    server.script({"text": "word " * 300, "chunks": 300, "delay": 0.03},
+                  {"text": "Second answer."})
+    term = spawn(env=ai_env)
+    term.wait_prompt()
+    term.send("? tell me a long story\r")
+    term.wait_text("word word word")
+    started = time.monotonic()
+    term.send("\x03")
+    term.wait_prompt(timeout=10)
+    elapsed = time.monotonic() - started
+    assert elapsed < 2.0, elapsed
+    term.run("echo after-cancel")
+    assert "after-cancel" in term.text()
+    term.run("? again")
+    assert "Second answer." in term.text()
+
+
+def test_double_question_puts_the_command_in_the_prompt(spawn: Spawn, server: FakeServer,
+                                                        ai_env: dict[str, str],
+                                                        hermetic_env: Path) -> None:
+    server.script({"text": "COMMAND: echo translated-$((40+2))\nEXPLANATION: prints a value"})
+    term = spawn(env=ai_env)
+    term.wait_prompt()
+    term.send("?? print the answer\r")
+    term.wait_for(lambda t: "echo translated-$((40+2))" in t.cursor_line(), what="buffer")
+    assert "translated-42" not in term.text()  # placed, not run
+    term.send("\r")
+    term.wait_text("translated-42")
+    term.wait_prompt()
+    history = (hermetic_env / ".local/state/swebash/history").read_text()
+    assert "echo translated-$((40+2))" in history and "?? print the answer" not in history
+
+
+def test_why_did_that_fail_sends_the_failed_output(spawn: Spawn, server: FakeServer,
+                                                   ai_env: dict[str, str]) -> None:
+    server.script({"text": "Because the directory does not exist."})
+    term = spawn(env=ai_env)
+    term.run("ls /definitely/missing/dir")
+    term.run("? why did that fail")
+    assert "Because the directory does not exist." in term.text()
+    system = json.dumps(server.requests[-1].body["messages"][0])
+    assert "ls /definitely/missing/dir" in system and "No such file or directory" in system
+    assert "exit 2" in system
+
+
+def test_ai_builtins(spawn: Spawn, server: FakeServer, ai_env: dict[str, str]) -> None:
+    term = spawn(env=ai_env)
+    term.run("ai status")
+    assert "provider:  openai" in term.text() and "reachable: yes" in term.text()
+    term.run("ai help")
+    assert "ai explain CMD" in term.text()
+    term.run("ai bogus")
+    assert "unknown command 'bogus'" in term.text()
+
+
+def run_swebash(args: list[str], env: dict[str, str], stdin: str = "",
+                cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    full = {k: v for k, v in os.environ.items() if not k.startswith(("SWEBASH", "OPENAI"))}
+    full.update(env)
+    return subprocess.run([SWEBASH, *args], input=stdin, capture_output=True, text=True,
+                          env=full, cwd=cwd, timeout=60, check=False)
+
+
+def test_c_question_prints_plain_text(server: FakeServer, ai_env: dict[str, str],
+                                      tmp_path: Path) -> None:
+    server.script({"tools": tool("echo hi")}, {"text": "The **answer** is 42."})
+    result = run_swebash(["-c", "? what is it"], ai_env, cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stdout == "The **answer** is 42.\n" and "\x1b" not in result.stdout
+    assert "[tool] $ echo hi" in result.stderr
+
+
+def test_piped_mode_refuses_what_the_gate_would_ask(server: FakeServer,
+                                                    ai_env: dict[str, str],
+                                                    tmp_path: Path) -> None:
+    (tmp_path / "target").mkdir()
+    server.script({"tools": tool("rm -rf target")}, {"text": "I was not allowed to."})
+    result = run_swebash([], ai_env, stdin="echo start\n? clean up\necho end\n", cwd=tmp_path)
+    assert (tmp_path / "target").exists()
+    assert result.stdout.splitlines() == ["start", "I was not allowed to.", "end"]
+    refused = json.dumps(server.requests[-1].body["messages"][-1])
+    assert "non-interactive" in refused
+
+
+def test_yes_approves_ask_but_not_dangerous(server: FakeServer, ai_env: dict[str, str],
+                                            tmp_path: Path) -> None:
+    (tmp_path / "keep").mkdir()
+    server.script({"tools": tool("touch created-by-ai")}, {"text": "done"},
+                  {"tools": tool("rm -rf keep")}, {"text": "refused"})
+    assert run_swebash(["--yes", "-c", "? make a file"], ai_env, cwd=tmp_path).returncode == 0
+    assert (tmp_path / "created-by-ai").exists()
+    run_swebash(["--yes", "-c", "? delete keep"], ai_env, cwd=tmp_path)
+    assert (tmp_path / "keep").exists()
+
+
+def test_piped_stdin_is_context_for_c_question(server: FakeServer,
+                                               ai_env: dict[str, str]) -> None:
+    server.script({"text": "Add greeting function"})
+    result = run_swebash(["-c", "? write a commit message"], ai_env,
+                         stdin="+def greet():\n+    return 'hi'\n")
+    assert result.returncode == 0 and "Add greeting function" in result.stdout
+    user = json.dumps(server.requests[-1].body["messages"][-1])
+    assert "def greet" in user
+
+
+def test_provider_failure_is_one_line_and_nonzero(server: FakeServer,
+                                                  ai_env: dict[str, str]) -> None:
+    server.script({"status": 500, "message": "boom"})
+    result = run_swebash(["-c", "? anything"], ai_env)
+    assert result.returncode == 1
+    assert "server error (500)" in result.stderr and "Traceback" not in result.stderr
+    assert result.stderr.strip().count("\n") == 0
+
+
+def test_translate_in_c_mode(server: FakeServer, ai_env: dict[str, str]) -> None:
+    server.script({"text": "COMMAND: du -sh * | sort -h\nEXPLANATION: sizes, sorted"})
+    result = run_swebash(["-c", "?? biggest things here"], ai_env)
+    assert result.returncode == 0 and result.stdout == "du -sh * | sort -h\n"
