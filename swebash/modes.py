@@ -11,6 +11,7 @@ nonce to a private pipe — answer the line, set ``$?`` to the answer's status, 
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import signal
 import subprocess
@@ -19,6 +20,7 @@ import sys
 from swebash.router import is_ai_line
 
 STDIN_CONTEXT_LIMIT = 64 * 1024
+AI_CANDIDATE = re.compile(rb"(^|\n)[ \t]*\?")
 
 
 def bash_path() -> str:
@@ -105,22 +107,8 @@ class PipedRunner:
         return True
 
     def run(self) -> int:
-        stream = sys.stdin.buffer
         try:
-            for raw in iter(stream.readline, b""):
-                line = raw.decode("utf-8", "surrogateescape")
-                if is_ai_line(line) and self.at_top_level():
-                    if not self.sync():
-                        break
-                    status = run_ai(line.strip(), stdin_text=None, yes=self.yes,
-                                    yes_dangerous=self.yes_dangerous)
-                    sys.stdout.flush()
-                    if not self.send(f"(exit {status})\n".encode()):
-                        break
-                    continue
-                self.pending.append(line)
-                if not self.send(raw):
-                    break
+            self.forward()
         except KeyboardInterrupt:
             self.proc.terminate()
         finally:
@@ -137,6 +125,41 @@ class PipedRunner:
             os.kill(os.getpid(), -status)
             return 128 - status
         return status
+
+    def forward(self) -> None:
+        """Pass stdin to bash in whole blocks; look at single lines only around a `?`."""
+        partial = b""
+        while True:
+            block = os.read(0, 65536)
+            if not block:
+                break
+            data = partial + block
+            cut = data.rfind(b"\n") + 1
+            complete, partial = data[:cut], data[cut:]
+            if not complete:
+                continue
+            if not AI_CANDIDATE.search(complete):
+                self.pending.append(complete.decode("utf-8", "surrogateescape"))
+                if not self.send(complete):
+                    return
+                continue
+            for raw in complete.splitlines(keepends=True):
+                if not self.line(raw):
+                    return
+        if partial and not self.line(partial):
+            return
+
+    def line(self, raw: bytes) -> bool:
+        text = raw.decode("utf-8", "surrogateescape")
+        if is_ai_line(text) and self.at_top_level():
+            if not self.sync():
+                return False
+            status = run_ai(text.strip(), stdin_text=None, yes=self.yes,
+                            yes_dangerous=self.yes_dangerous)
+            sys.stdout.flush()
+            return self.send(f"(exit {status})\n".encode())
+        self.pending.append(text)
+        return self.send(raw)
 
 
 def run_piped(*, login: bool, yes: bool, yes_dangerous: bool) -> int:

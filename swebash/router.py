@@ -6,32 +6,44 @@ patterns for bash. `ai` as the first word is swebash's builtin namespace for AI 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+
+class _Routed:
+    """A routed line. Plain classes, not dataclasses: piped mode imports this module and
+    importing ``dataclasses`` (via ``inspect``) would cost more than the rest of startup."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str = "") -> None:
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and self.text == getattr(other, "text", None)
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.text))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.text!r})"
 
 
-@dataclass(frozen=True)
-class ShellLine:
-    text: str
+class ShellLine(_Routed):
+    pass
 
 
-@dataclass(frozen=True)
-class Ask:
-    text: str
+class Ask(_Routed):
+    pass
 
 
-@dataclass(frozen=True)
-class Translate:
-    text: str
+class Translate(_Routed):
+    pass
 
 
-@dataclass(frozen=True)
-class Builtin:
-    text: str  # the whole line, starting with "ai"
+class Builtin(_Routed):
+    """``text`` is the whole line, starting with "ai"."""
 
 
-@dataclass(frozen=True)
-class Empty:
-    text: str = ""
+class Empty(_Routed):
+    pass
 
 
 Route = ShellLine | Ask | Translate | Builtin | Empty
