@@ -187,3 +187,17 @@ def test_translate_in_c_mode(server: FakeServer, ai_env: dict[str, str]) -> None
     server.script({"text": "COMMAND: du -sh * | sort -h\nEXPLANATION: sizes, sorted"})
     result = run_swebash(["-c", "?? biggest things here"], ai_env)
     assert result.returncode == 0 and result.stdout == "du -sh * | sort -h\n"
+
+
+def test_ai_autocomplete_ghost_text_accepted_with_right_arrow(spawn: Spawn, server: FakeServer,
+                                                              ai_env: dict[str, str]) -> None:
+    server.script({"text": "git status --short"})
+    term = spawn(env={**ai_env, "SWEBASH_AI_AUTOCOMPLETE": "true"})
+    term.wait_prompt()
+    term.send("git st")
+    term.wait_for(lambda t: "git status --short" in t.cursor_line(), what="ghost text")
+    assert len(server.requests) == 1
+    term.send("\x1b[C")  # right arrow accepts the suggestion
+    term.send("\x1b[D")  # and moving left proves it is now real text, not a ghost
+    term.wait_for(lambda t: t.screen.cursor.x == t.cursor_line().rstrip().index("--short") + 6,
+                  what="accepted suggestion")
