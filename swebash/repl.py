@@ -17,6 +17,8 @@ from prompt_toolkit import PromptSession
 from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion, ThreadedCompleter
 from prompt_toolkit.document import Document
+from prompt_toolkit.enums import DEFAULT_BUFFER
+from prompt_toolkit.filters import has_focus
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.styles import Style
@@ -108,8 +110,10 @@ class Repl:
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
 
-        @kb.add("enter")
-        @kb.add("c-j")
+        editing = has_focus(DEFAULT_BUFFER)  # not while Ctrl-R search has the focus
+
+        @kb.add("enter", filter=editing)
+        @kb.add("c-j", filter=editing)
         def _(event: KeyPressEvent) -> None:
             buffer = event.current_buffer
             if self.session.needs_more_input(buffer.text):

@@ -133,6 +133,12 @@ class WebSearchTool(ToolExecutor):
             raise InvalidArguments(f"query is longer than {MAX_QUERY} characters")
         count = int(args.get("num_results") or 5)
         await rate_limit()
+        provider = ctx.config.web_provider.lower()
+        if provider not in ("duckduckgo", "brave"):
+            raise ExecutionFailed(f"unknown web search provider '{provider}' "
+                                  "(SWEBASH_AI_WEB_PROVIDER: duckduckgo or brave)")
+        if provider == "brave" and not ctx.config.brave_api_key:
+            raise ExecutionFailed("Brave Search needs BRAVE_API_KEY")
         if ctx.config.brave_api_key:
             results = await self._brave(query, count, ctx)
         else:

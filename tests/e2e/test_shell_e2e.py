@@ -118,3 +118,18 @@ def test_swebashrc_and_norc(spawn: Spawn, hermetic_env: Path) -> None:
     bare = spawn(["--norc"])
     bare.run("echo rc=[$FROM_RC]")
     assert "rc=[]" in bare.text()
+
+
+def test_ctrl_r_searches_history(spawn: Spawn) -> None:
+    term = spawn()
+    term.run("echo needle-in-history")
+    term.run("echo something-else")
+    term.send("\x12")  # Ctrl-R
+    term.wait_text("I-search backward:")
+    term.send("needle")
+    term.wait_text("I-search backward: needle")
+    term.wait_text("echo needle-in-history\nI-search backward: needle")
+    term.send("\r")  # accept the match into the line
+    term.wait_for(lambda t: "I-search" not in t.text(), what="search closed")
+    term.send("\r")  # run it
+    term.wait_for(lambda t: t.text().count("needle-in-history") >= 3, what="re-run")

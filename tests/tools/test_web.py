@@ -127,3 +127,10 @@ def test_query_limits() -> None:
 def test_decode_link_forms() -> None:
     assert decode_link("/l/?uddg=https%3A%2F%2Fa.b%2Fc&amp;rut=x") == "https://a.b/c"
     assert decode_link("https://plain.example/") == "https://plain.example/"
+
+
+def test_provider_setting() -> None:
+    with pytest.raises(ExecutionFailed, match="needs BRAVE_API_KEY"):
+        search("http://127.0.0.1:9", {"query": "x"}, web_provider="brave")
+    with pytest.raises(ExecutionFailed, match="unknown web search provider"):
+        search("http://127.0.0.1:9", {"query": "x"}, web_provider="bing")
