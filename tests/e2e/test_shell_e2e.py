@@ -133,3 +133,28 @@ def test_ctrl_r_searches_history(spawn: Spawn) -> None:
     term.wait_for(lambda t: "I-search" not in t.text(), what="search closed")
     term.send("\r")  # run it
     term.wait_for(lambda t: t.text().count("needle-in-history") >= 3, what="re-run")
+
+
+def test_window_resize_reaches_commands(spawn: Spawn) -> None:
+    term = spawn()
+    term.run("stty size")
+    assert "30 110" in term.text()
+    term.child.setwinsize(40, 120)
+    term.screen.resize(40, 120)
+    term.run("stty size")
+    assert "40 120" in term.text()
+
+
+def test_ctrl_z_stops_the_job_and_jobs_lists_it(spawn: Spawn) -> None:
+    term = spawn()
+    term.wait_prompt()
+    term.send("sleep 60\r")
+    time.sleep(0.5)
+    term.send("\x1a")  # Ctrl-Z
+    term.wait_prompt(timeout=5)
+    assert "[148]" in term.cursor_line()
+    term.run("jobs")
+    assert "Stopped" in term.text() and "sleep 60" in term.text()
+    term.run("kill %1")
+    term.run("echo done-with-jobs")
+    assert "done-with-jobs" in term.text()

@@ -1,0 +1,56 @@
+"""`ai …` builtins through the real frontend and service (scripted provider)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from swebash import ai_builtins
+from swebash import config as config_mod
+from swebash.ai.service import DefaultAiService
+from swebash.ai_frontend import AiFrontend
+from swebash.config import AiConfig
+from swebash.errors import AiError
+from swebash.providers.fake import ScriptedProvider, Turn
+from tests.ai.fakes import PatternRedactor, RuleGate, registry
+
+
+@pytest.fixture
+def frontend(hermetic_env: Path) -> AiFrontend:
+    provider = ScriptedProvider([Turn("It lists files, long format.")])
+    svc = DefaultAiService(config=AiConfig(provider="openai", model="m1"),
+                           provider_factory=lambda _: provider, registry=registry(),
+                           gate=RuleGate(), redactor=PatternRedactor())
+    cfg = config_mod.load({"HOME": str(hermetic_env), "NO_COLOR": "1"})
+    return AiFrontend(cfg, None, out=io.StringIO(), tty_fd=0,
+                      service_factory=lambda c, ctx: svc)
+
+
+def test_model_and_provider_switch(frontend: AiFrontend, capsys: pytest.CaptureFixture[str]
+                                   ) -> None:
+    assert ai_builtins.run(frontend, "ai model gpt-new") == 0
+    assert frontend.service.config.model == "gpt-new"  # type: ignore[attr-defined]
+    assert ai_builtins.run(frontend, "ai provider anthropic") == 0
+    assert frontend.service.config.provider == "anthropic"  # type: ignore[attr-defined]
+    with pytest.raises(AiError, match="unknown provider 'bogus'"):
+        ai_builtins.run(frontend, "ai provider bogus")
+    assert "set to anthropic" in capsys.readouterr().out
+
+
+def test_status_stats_tools_context_help(frontend: AiFrontend,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    for line in ("ai status", "ai stats", "ai tools", "ai context", "ai", "ai reset"):
+        assert ai_builtins.run(frontend, line) == 0
+    out = capsys.readouterr().out
+    assert "provider:  fake" in out and "turns: 0" in out and "tools: filesystem" in out
+    assert "You are a helpful AI assistant" in out and "ai explain CMD" in out
+    assert "forgotten" in out
+    assert ai_builtins.run(frontend, "ai nope") == 2
+
+
+def test_explain_renders_markdown(frontend: AiFrontend) -> None:
+    assert ai_builtins.run(frontend, "ai explain ls -la") == 0
+    assert "It lists files, long format." in frontend.out.getvalue()  # type: ignore[attr-defined]
+    assert ai_builtins.run(frontend, "ai explain") == 2
