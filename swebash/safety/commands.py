@@ -16,7 +16,6 @@ from __future__ import annotations
 import codecs
 import os
 import re
-import threading
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -38,21 +37,6 @@ LEAVES = frozenset({"word", "string", "raw_string", "ansi_c_string", "concatenat
                     "test_operator", "file_descriptor", "heredoc_content"})
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 HEREDOC_PARTS = ("heredoc_start", "heredoc_body", "heredoc_end")
-
-_parser: Any = None
-_lock = threading.Lock()
-
-
-def parser() -> Any:
-    global _parser
-    with _lock:
-        if _parser is None:
-            import tree_sitter_bash
-            from tree_sitter import Language, Parser
-
-            _parser = Parser(Language(tree_sitter_bash.language()))
-        return _parser
-
 
 @dataclass
 class Findings:
@@ -161,8 +145,10 @@ def classify_into(command: str, findings: Findings, depth: int) -> None:
     if "()" in command and FORK_BOMB.search(command):
         findings.ask("defines a function that forks itself endlessly (fork bomb)",
                      dangerous=True)
+    from swebash.bashparse import parse
+
     try:
-        tree = parser().parse(command.encode("utf-8", "surrogateescape"))
+        tree = parse(command)
     except Exception:
         findings.ask("the command could not be parsed")
         return

@@ -11,25 +11,15 @@ from __future__ import annotations
 
 import re
 import subprocess
-import threading
-from typing import Any
 
 SPECIAL = re.compile(r"""['"\\`$(){}|&<]|(^|[\s;])(if|then|else|elif|for|while|until|do|case|
                          |select|function|coproc)(\s|$)""", re.X)
-_parser: Any = None
-_lock = threading.Lock()
 
 
 def _tree_has_error(text: str) -> bool:
-    global _parser
-    with _lock:
-        if _parser is None:
-            import tree_sitter_bash
-            from tree_sitter import Language, Parser
+    from swebash.bashparse import parse
 
-            _parser = Parser(Language(tree_sitter_bash.language()))
-        tree = _parser.parse(text.encode("utf-8", "surrogateescape"))
-    return bool(tree.root_node.has_error)
+    return bool(parse(text).root_node.has_error)
 
 
 def trailing_backslash(text: str) -> bool:
