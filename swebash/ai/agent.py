@@ -140,10 +140,9 @@ async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, 
                 yield Done((end.text + "\n\n" if end.text else "") + note)
                 return
             prepared: list[_Prepared] = []
-            async for event in _prepare_calls(agent, end.tool_calls, make_context, confirm,
-                                              prepared):
+            ctx = make_context()  # one snapshot of cwd and environment per iteration
+            async for event in _prepare_calls(agent, end.tool_calls, ctx, confirm, prepared):
                 yield event
-            ctx = make_context()
             runnable = [p for p in prepared if p.result is None]
             for p in runnable:
                 yield ToolExecuting(p.call.name, p.call.id)
@@ -193,7 +192,7 @@ def _close_early(conversation: Conversation, exchange: list[Message], note: str)
 
 
 async def _prepare_calls(agent: Agent, calls: tuple[ToolCall, ...],
-                         make_context: Callable[[], ToolContext], confirm: ConfirmHook | None,
+                         ctx: ToolContext, confirm: ConfirmHook | None,
                          prepared: list[_Prepared]) -> AsyncIterator[AiEvent]:
     limit = agent.config.max_tool_calls_per_turn
     for index, call in enumerate(calls):
@@ -224,7 +223,7 @@ async def _prepare_calls(agent: Agent, calls: tuple[ToolCall, ...],
         except InvalidArguments as exc:
             p.result = error_result(exc.kind, str(exc))
             continue
-        await _decide(agent, p, make_context(), confirm)
+        await _decide(agent, p, ctx, confirm)
 
 
 async def _decide(agent: Agent, p: _Prepared, ctx: ToolContext,
