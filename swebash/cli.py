@@ -125,6 +125,17 @@ def main(argv: list[str] | None = None) -> int:
         return dispatch(opts)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `swebash -c '? q' | head -1`: the reader left, like bash's 141
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        return 141
+    except Exception as exc:  # the last line of defence: one line, never a traceback
+        from swebash.errors import SwebashError
+
+        if isinstance(exc, SwebashError):
+            print(f"swebash: {exc}", file=sys.stderr)
+        else:
+            print(f"swebash: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
 
 
 def dispatch(opts: Options) -> int:

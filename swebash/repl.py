@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import run_in_terminal
@@ -29,9 +29,6 @@ from swebash.history import SharedFileHistory
 from swebash.prompt import prompt_fragments
 from swebash.router import Ask, Builtin, Empty, ShellLine, Translate, route
 from swebash.shell.session import ShellSession
-
-if TYPE_CHECKING:
-    from swebash.ai_frontend import AiFrontend
 
 STYLE = Style.from_dict({"userhost": "ansigreen bold", "cwd": "ansiblue bold",
                          "git": "ansimagenta", "status": "ansired bold"})
@@ -63,7 +60,9 @@ class Repl:
         self.session = session
         self.status = 0
         self.next_default = ""
-        self._ai: AiFrontend | None = None
+        from swebash.ai_frontend import AiFrontend  # light: the heavy parts load in warm()
+
+        self.ai: AiFrontend = AiFrontend(config, session.context)
         self._warmed = False
         self.color = not (config.no_color or config.dumb_term)
         self.prompt_session: PromptSession[str] = PromptSession(
@@ -81,14 +80,6 @@ class Repl:
         )
 
     # ------------------------------------------------------------------ AI, lazily
-
-    @property
-    def ai(self) -> AiFrontend:
-        if self._ai is None:
-            from swebash.ai_frontend import AiFrontend
-
-            self._ai = AiFrontend(self.config, self.session.context)
-        return self._ai
 
     def _auto_suggest(self) -> Any:
         if not self.config.ai.autocomplete:
@@ -200,8 +191,7 @@ class Repl:
             self.status = ai_builtins.run(self.ai, routed.text)
 
     def close(self) -> None:
-        if self._ai is not None:
-            self._ai.close()
+        self.ai.close()
 
 
 def run_interactive(config: Config, session: ShellSession) -> int:
