@@ -168,6 +168,10 @@ class ExecuteCommandTool(ToolExecutor):
                 readers.cancel()
                 with contextlib.suppress(BaseException):
                     await readers
+            # The group is gone, so the pipes close: reap the transport now, or asyncio
+            # complains about it ("Exception ignored in __del__") when the loop closes.
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(proc.wait(), TERM_GRACE * 2)
         duration_ms = (time.monotonic() - started) * 1000
         code = proc.returncode if proc.returncode is not None else -9
         truncated = out.truncated or err.truncated
