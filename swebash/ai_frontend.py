@@ -15,6 +15,7 @@ background thread after the first prompt is drawn, so the first `?` pays nothing
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import sys
 import threading
 from collections.abc import Callable, Coroutine
@@ -109,10 +110,12 @@ class AiFrontend:
             status = 0
             renderer.begin_turn()
             try:
-                async for event in service.chat_stream(ChatRequest(question), confirm=hook):
-                    renderer.handle(event)
-                    if isinstance(event, Error):
-                        status = 1
+                stream = service.chat_stream(ChatRequest(question), confirm=hook)
+                async with contextlib.aclosing(stream):
+                    async for event in stream:
+                        renderer.handle(event)
+                        if isinstance(event, Error):
+                            status = 1
             finally:
                 renderer.end_turn()
                 finished.set()

@@ -14,7 +14,7 @@ loop and the tools agree on shapes without importing one another:
 from __future__ import annotations
 
 import enum
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -218,7 +218,7 @@ class AiService(Protocol):
                    ) -> ChatResponse: ...
 
     def chat_stream(self, request: ChatRequest, confirm: ConfirmHook | None = None
-                    ) -> AsyncIterator[AiEvent]: ...
+                    ) -> AsyncGenerator[AiEvent, None]: ...
 
     async def translate(self, request: str) -> TranslateResponse: ...
 

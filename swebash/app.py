@@ -7,6 +7,7 @@ in ``-c`` / piped mode), so nothing provider-related is paid for at startup.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from typing import TextIO
 
@@ -90,11 +91,13 @@ def run_ai_line(line: str, *, stdin_text: str | None = None, yes: bool = False,
 
         async def turn() -> int:
             status = 0
-            async for event in service.chat_stream(request, confirm=hook):
-                printer.handle(event)
-                if isinstance(event, Error):
-                    status = 2 if event.message.startswith(("AI is not configured",
-                                                             "AI provider")) else 1
+            stream = service.chat_stream(request, confirm=hook)
+            async with contextlib.aclosing(stream):  # a closed stdout closes the request too
+                async for event in stream:
+                    printer.handle(event)
+                    if isinstance(event, Error):
+                        status = 2 if event.message.startswith(("AI is not configured",
+                                                                 "AI provider")) else 1
             return status
 
         status = asyncio.run(turn())

@@ -16,9 +16,10 @@ is sent in a valid shape.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,7 +99,7 @@ def call_key(name: str, args: Mapping[str, Any]) -> str:
 
 async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, system: str,
                    make_context: Callable[[], ToolContext], confirm: ConfirmHook | None
-                   ) -> AsyncIterator[AiEvent]:
+                   ) -> AsyncGenerator[AiEvent, None]:
     """Answer one user message, yielding events; commits the exchange to ``conversation``."""
     exchange: list[Message] = [user]
     tools = agent.registry.definitions()
@@ -109,14 +110,15 @@ async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, 
             agent.metrics.iterations += 1
             agent.metrics.depth(iteration)
             end: TurnEnd | None = None
-            async for turn_event in agent.provider.stream(
-                    system, conversation.messages() + exchange, tools):
-                if isinstance(turn_event, TextDelta):
-                    yield Delta(turn_event.text)
-                elif isinstance(turn_event, Retrying):
-                    yield turn_event
-                elif isinstance(turn_event, TurnEnd):
-                    end = turn_event
+            stream = agent.provider.stream(system, conversation.messages() + exchange, tools)
+            async with contextlib.aclosing(stream):  # closed now, even if our consumer stops
+                async for turn_event in stream:
+                    if isinstance(turn_event, TextDelta):
+                        yield Delta(turn_event.text)
+                    elif isinstance(turn_event, Retrying):
+                        yield turn_event
+                    elif isinstance(turn_event, TurnEnd):
+                        end = turn_event
             if end is None:
                 raise SwebashError("the provider ended the turn without a result")
             agent.metrics.input_tokens += end.input_tokens
@@ -193,7 +195,7 @@ def _close_early(conversation: Conversation, exchange: list[Message], note: str)
 
 async def _prepare_calls(agent: Agent, calls: tuple[ToolCall, ...],
                          ctx: ToolContext, confirm: ConfirmHook | None,
-                         prepared: list[_Prepared]) -> AsyncIterator[AiEvent]:
+                         prepared: list[_Prepared]) -> AsyncGenerator[AiEvent, None]:
     limit = agent.config.max_tool_calls_per_turn
     for index, call in enumerate(calls):
         p = _Prepared(call)

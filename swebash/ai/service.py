@@ -9,10 +9,11 @@ engine: requests carry no tools (seed 001's SimpleChatEngine vs ToolAwareChatEng
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import replace
 from urllib.parse import urlsplit
 
@@ -124,7 +125,7 @@ class DefaultAiService:
     # ------------------------------------------------------------------ AiService
 
     async def chat_stream(self, request: ChatRequest, confirm: ConfirmHook | None = None
-                          ) -> AsyncIterator[AiEvent]:
+                          ) -> AsyncGenerator[AiEvent, None]:
         try:
             provider = self.provider()
         except SwebashError as exc:
@@ -139,9 +140,11 @@ class DefaultAiService:
                                          self.config.context_commands)
                    if request.include_terminal_context else "")
         system = chat_system_prompt(self.registry.names(), self.cwd(), context)
-        async for event in run_turn(self._agent(provider), self.conversation, user, system,
-                                    self.tool_context, confirm):
-            yield event
+        turn = run_turn(self._agent(provider), self.conversation, user, system,
+                        self.tool_context, confirm)
+        async with contextlib.aclosing(turn):
+            async for event in turn:
+                yield event
 
     async def chat(self, request: ChatRequest, confirm: ConfirmHook | None = None
                    ) -> ChatResponse:
@@ -159,13 +162,15 @@ class DefaultAiService:
         """One tool-less turn outside the conversation memory."""
         provider = self.provider()
         text: list[str] = []
-        async for event in provider.stream(system, [UserMessage(self.redactor.redact(prompt))],
-                                           [], max_tokens=max_tokens):
-            if isinstance(event, TextDelta):
-                text.append(event.text)
-            elif isinstance(event, TurnEnd):
-                self.metrics.input_tokens += event.input_tokens
-                self.metrics.output_tokens += event.output_tokens
+        stream = provider.stream(system, [UserMessage(self.redactor.redact(prompt))], [],
+                                 max_tokens=max_tokens)
+        async with contextlib.aclosing(stream):
+            async for event in stream:
+                if isinstance(event, TextDelta):
+                    text.append(event.text)
+                elif isinstance(event, TurnEnd):
+                    self.metrics.input_tokens += event.input_tokens
+                    self.metrics.output_tokens += event.output_tokens
         return "".join(text)
 
     async def translate(self, request: str) -> TranslateResponse:

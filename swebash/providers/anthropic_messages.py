@@ -9,7 +9,7 @@ fragments (the first is usually empty) concatenated per block and parsed by the 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
 from swebash.errors import StreamInterrupted
@@ -89,7 +89,7 @@ class AnthropicProvider:
         self.client()
 
     def stream(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSchema],
-               *, max_tokens: int | None = None) -> AsyncIterator[TurnEvent]:
+               *, max_tokens: int | None = None) -> AsyncGenerator[TurnEvent, None]:
         body: dict[str, Any] = {"model": self.info.model, "messages": to_wire(messages),
                                 "max_tokens": max_tokens or DEFAULT_MAX_TOKENS, "stream": True}
         if system:
@@ -103,7 +103,7 @@ class AnthropicProvider:
         return translate_error(exc, "anthropic", self.info.endpoint, "ANTHROPIC_API_KEY",
                                mid_stream=mid_stream)
 
-    async def _attempt(self, body: dict[str, Any]) -> AsyncIterator[TurnEvent]:
+    async def _attempt(self, body: dict[str, Any]) -> AsyncGenerator[TurnEvent, None]:
         try:
             stream = await self.client().messages.create(**body)
         except Exception as exc:

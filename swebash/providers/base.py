@@ -10,7 +10,7 @@ mid-way), translated from SDK exceptions with ``raise ... from exc``.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -89,6 +89,7 @@ class Provider(Protocol):
     info: ProviderInfo
 
     def stream(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSchema],
-               *, max_tokens: int | None = None) -> AsyncIterator[TurnEvent]:
-        """Stream one model turn. Cancelling the iterator closes the HTTP request."""
+               *, max_tokens: int | None = None) -> AsyncGenerator[TurnEvent, None]:
+        """Stream one model turn. Closing (``aclose``) or cancelling it closes the HTTP
+        request at once."""
         ...

@@ -8,7 +8,7 @@ some text, to imitate a stream breaking mid-way.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 
 from swebash.providers.base import (
@@ -48,12 +48,12 @@ class ScriptedProvider:
     _calls: int = 0
 
     def stream(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSchema],
-               *, max_tokens: int | None = None) -> AsyncIterator[TurnEvent]:
+               *, max_tokens: int | None = None) -> AsyncGenerator[TurnEvent, None]:
         self.sent.append(Sent(system, list(messages), list(tools)))
         step = self.turns.pop(0) if self.turns else self.default
         return self._play(step)
 
-    async def _play(self, step: Turn | BaseException) -> AsyncIterator[TurnEvent]:
+    async def _play(self, step: Turn | BaseException) -> AsyncGenerator[TurnEvent, None]:
         if isinstance(step, BaseException):
             raise step
         size = max(1, -(-len(step.text) // max(1, step.chunks)))

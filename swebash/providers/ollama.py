@@ -10,7 +10,7 @@ the turn with a clear error.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
 from swebash.errors import ProviderError, StreamInterrupted
@@ -97,7 +97,7 @@ class OllamaProvider:
         self.client()
 
     def stream(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSchema],
-               *, max_tokens: int | None = None) -> AsyncIterator[TurnEvent]:
+               *, max_tokens: int | None = None) -> AsyncGenerator[TurnEvent, None]:
         body: dict[str, Any] = {"model": self.info.model, "messages": to_wire(system, messages),
                                 "stream": True}
         if tools:
@@ -109,7 +109,7 @@ class OllamaProvider:
     def _error(self, exc: BaseException, mid_stream: bool = False) -> ProviderError:
         return translate_error(exc, "ollama", self.info.endpoint, None, mid_stream=mid_stream)
 
-    async def _attempt(self, body: dict[str, Any]) -> AsyncIterator[TurnEvent]:
+    async def _attempt(self, body: dict[str, Any]) -> AsyncGenerator[TurnEvent, None]:
         text: list[str] = []
         calls: list[ToolCall] = []
         done: dict[str, Any] | None = None

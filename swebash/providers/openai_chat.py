@@ -11,7 +11,7 @@ used index starts a new call). Whether tools run is decided by the presence of c
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,7 +123,7 @@ class OpenAIChatProvider:
         self.client()
 
     def stream(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSchema],
-               *, max_tokens: int | None = None) -> AsyncIterator[TurnEvent]:
+               *, max_tokens: int | None = None) -> AsyncGenerator[TurnEvent, None]:
         body: dict[str, Any] = {"model": self.info.model, "messages": to_wire(system, messages),
                                 "stream": True, "stream_options": {"include_usage": True}}
         if tools:
@@ -136,7 +136,7 @@ class OpenAIChatProvider:
         return translate_error(exc, self.info.name, self.info.endpoint, self._key_var,
                                mid_stream=mid_stream)
 
-    async def _attempt(self, body: dict[str, Any]) -> AsyncIterator[TurnEvent]:
+    async def _attempt(self, body: dict[str, Any]) -> AsyncGenerator[TurnEvent, None]:
         try:
             stream = await self.client().chat.completions.create(**body)
         except Exception as exc:

@@ -9,10 +9,11 @@ the user already saw would duplicate it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email.utils
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,15 +39,16 @@ class RetryPolicy:
         return backoff * (0.75 + random.random() * 0.5)
 
 
-async def stream_with_retries(attempt: Callable[[], AsyncIterator[TurnEvent]],
-                              policy: RetryPolicy) -> AsyncIterator[TurnEvent]:
+async def stream_with_retries(attempt: Callable[[], AsyncGenerator[TurnEvent, None]],
+                              policy: RetryPolicy) -> AsyncGenerator[TurnEvent, None]:
     tries = 0
     while True:
         produced = False
         try:
-            async for event in attempt():
-                produced = True
-                yield event
+            async with contextlib.aclosing(attempt()) as events:
+                async for event in events:
+                    produced = True
+                    yield event
             return
         except ProviderError as exc:
             if produced or not exc.retryable or tries >= policy.max_retries:
