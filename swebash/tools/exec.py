@@ -172,6 +172,9 @@ class ExecuteCommandTool(ToolExecutor):
             # complains about it ("Exception ignored in __del__") when the loop closes.
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(proc.wait(), TERM_GRACE * 2)
+            transport = getattr(proc, "_transport", None)  # no public close() on Process
+            if transport is not None:
+                transport.close()
         duration_ms = (time.monotonic() - started) * 1000
         code = proc.returncode if proc.returncode is not None else -9
         truncated = out.truncated or err.truncated
