@@ -1,12 +1,19 @@
 """The rcfile the session's bash starts with.
 
 How a command travels: swebash writes the user's text to a private file and sends bash one
-short line, ``__sb_pre SEQ; …; eval "$__sb_cmd"; __sb_post``. The eval runs at top level (not
-inside a function), so ``declare``, ``$1``, ``return`` and aliases behave as typed at a bash
-prompt; there is no 4 KB line limit; ``$?`` is restored first so ``echo $?`` sees the previous
-command. ``__sb_post`` prints the marker (see markers.py). If Ctrl-C aborts the line, bash goes
-straight to its prompt and PROMPT_COMMAND prints the marker instead, with status 130.
-Hidden helper commands (completion, environment dump) leave ``$?`` and history untouched.
+short line, ``__sb_pre SEQ; eval "$__sb_cmd"; __sb_post``. ``__sb_pre`` reads the file and
+wraps the text between two hidden helpers: the first restores ``$?`` and ``$_`` of the previous
+command (so ``false`` then ``echo $?`` prints 1, and ``echo $_`` works as at a bash prompt) and
+re-enables xtrace if the user had it on; the last records the status and ``$_`` and turns xtrace
+off again, so ``set -x`` traces the user's commands and never swebash's plumbing. Both run inside
+``{ …; } 2>/dev/null`` so their own trace lines vanish. The eval runs at top level (not inside a
+function), so ``declare``, ``$1``, ``return`` and aliases behave as typed at a bash prompt, and
+there is no 4 KB line limit. ``__sb_post`` prints the marker (see markers.py). If Ctrl-C aborts
+the line, bash goes straight to its prompt and PROMPT_COMMAND prints the marker instead, with
+status 130. Hidden helper commands (completion, environment dump) start with a space and match
+HISTIGNORE, so bash's history never sees them, and the next command restores ``$?``/``$_``.
+Bash never writes a history file: swebash owns the persistent history, so HISTFILE is unset
+after the user's rcfile too.
 """
 
 from __future__ import annotations
@@ -17,14 +24,16 @@ INIT = r"""
 __sb_nonce=@NONCE@
 __sb_dir=@DIR@
 __sb_status=0
+__sb_last=
+__sb_xtrace=0
+__sb_kept=0
 __sb_seq=0
 __sb_emitted=0
 __sb_cmd=
 unset HISTFILE
 HISTCONTROL=ignorespace
-HISTIGNORE='__sb_*'
+HISTIGNORE='__sb_*:[ ]__sb_*'
 PS1='' PS2='' PS0=''
-__sb_ret() { return "$1"; }
 __sb_emit() {
   local LC_ALL=C
   printf '\033]6973;%s;%s;%s;%s;%s\007' "$__sb_nonce" "$__sb_seq" "$__sb_status" "${#PWD}" "$PWD"
@@ -35,13 +44,26 @@ __sb_prompt() {
   if [[ $__sb_emitted != 1 ]]; then __sb_status=$s; __sb_emit; fi
 }
 __sb_pre() {
-  __sb_seq=$1 __sb_emitted=0 __sb_cmd=
+  __sb_seq=$1 __sb_emitted=0 __sb_kept=0 __sb_cmd=
   IFS= read -r -d '' __sb_cmd < "$__sb_dir/cmd"
   [[ -n $__sb_cmd && $__sb_cmd != [[:space:]]* ]] && history -s -- "$__sb_cmd"
+  __sb_cmd=$'{ __sb_restore "$__sb_last"; } 2>/dev/null\n'$__sb_cmd
+  __sb_cmd+=$'\n{ __sb_keep "$_"; } 2>/dev/null'
   return 0
 }
+__sb_restore() {
+  [[ $__sb_xtrace == 1 ]] && set -x
+  # set -e would end the shell on a restored non-zero status
+  [[ $- == *e* ]] && return 0
+  return "$__sb_status"
+}
+__sb_keep() {
+  __sb_status=$? __sb_last=$1 __sb_kept=1
+  if [[ $- == *x* ]]; then __sb_xtrace=1; set +x; else __sb_xtrace=0; fi
+}
 __sb_post() {
-  __sb_status=$?
+  local s=$?
+  [[ $__sb_kept == 1 ]] || __sb_status=$s
   [[ ${PROMPT_COMMAND[0]} == __sb_prompt ]] || PROMPT_COMMAND=(__sb_prompt "${PROMPT_COMMAND[@]}")
   __sb_emit
 }
@@ -52,6 +74,32 @@ __sb_hidden() {
   __sb_emit
 }
 __sb_env() { env -0; }
+# Programmable completion: bash-completion's loader when installed, otherwise the command's own
+# completion file (git ships one even where bash-completion is absent).
+__sb_load_completion() {
+  local cmd=$1 dir name
+  if [[ -z $__sb_bc_loaded && -r /usr/share/bash-completion/bash_completion ]]; then
+    __sb_bc_loaded=1
+    . /usr/share/bash-completion/bash_completion >/dev/null 2>&1
+  fi
+  if declare -F _completion_loader >/dev/null; then
+    _completion_loader "$cmd" >/dev/null 2>&1
+    return
+  fi
+  [[ $cmd == */* || -z $cmd ]] && return
+  local -a dirs
+  IFS=: read -r -a dirs <<< "${XDG_DATA_DIRS:-/usr/local/share:/usr/share}"
+  dirs=("${BASH_COMPLETION_USER_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/bash-completion}"
+        "${dirs[@]/%//bash-completion}")
+  for dir in "${dirs[@]}"; do
+    for name in "$cmd" "$cmd.bash" "_$cmd"; do
+      if [[ -r $dir/completions/$name ]]; then
+        . "$dir/completions/$name" >/dev/null 2>&1
+        return
+      fi
+    done
+  done
+}
 __sb_complete() {
   local line
   IFS= read -r -d '' line < "$__sb_dir/cline"
@@ -70,13 +118,7 @@ __sb_complete() {
     compgen -v -P '$' -- "${cur#\$}"
     return
   fi
-  if ! complete -p -- "$cmd" >/dev/null 2>&1; then
-    if [[ -z $__sb_bc_loaded && -r /usr/share/bash-completion/bash_completion ]]; then
-      __sb_bc_loaded=1
-      . /usr/share/bash-completion/bash_completion >/dev/null 2>&1
-    fi
-    declare -F _completion_loader >/dev/null && _completion_loader "$cmd" >/dev/null 2>&1
-  fi
+  complete -p -- "$cmd" >/dev/null 2>&1 || __sb_load_completion "$cmd"
   local spec
   spec=$(complete -p -- "$cmd" 2>/dev/null)
   if [[ $spec =~ -F[[:space:]]+([^[:space:]]+) ]]; then
@@ -85,7 +127,8 @@ __sb_complete() {
     COMP_TYPE=9 COMP_KEY=9
     COMPREPLY=()
     "$func" "$cmd" "$cur" "${words[cword-1]}" >/dev/null 2>&1
-    printf '%s\n' "${COMPREPLY[@]}"
+    local reply
+    for reply in "${COMPREPLY[@]}"; do printf '%s\n' "${reply% }"; done
     [[ ${#COMPREPLY[@]} -gt 0 || $spec != *"-o default"* && $spec != *"-o bashdefault"* ]] \
       && return
   fi
@@ -114,8 +157,9 @@ PROMPT_COMMAND=(__sb_prompt)
 for __sb_x in "${__sb_user_pc[@]}"; do
   [[ $__sb_x == __sb_prompt ]] || PROMPT_COMMAND+=("$__sb_x")
 done
-unset __sb_x __sb_user_pc
+unset __sb_x __sb_user_pc HISTFILE
 PS1='' PS2='' PS0=''
+[[ $HISTIGNORE == *'__sb_*'* ]] || HISTIGNORE="__sb_*:[ ]__sb_*${HISTIGNORE:+:$HISTIGNORE}"
 """
 
 

@@ -99,7 +99,7 @@ class ShellSession:
         environ["SWEBASH"] = "1"
         return cls(rcfile=str(rcfile) if rcfile else None, login=login, env=environ, cwd=cwd)
 
-    def wait_ready(self, timeout: float = 10.0) -> None:
+    def wait_ready(self, timeout: float = 5.0) -> None:
         if self._ready:
             return
         if self._wait_marker(0, timeout, forward=False, show=False) is None:
@@ -152,8 +152,7 @@ class ShellSession:
         self._seq += 1
         seq = self._seq
         Path(self.dir, "cmd").write_bytes(line.encode("utf-8", "surrogateescape"))
-        wire = (f'__sb_pre {seq};if [[ $- != *e* ]];then __sb_ret $__sb_status;fi;'
-                f'eval "$__sb_cmd";__sb_post\n').encode()
+        wire = f'__sb_pre {seq};eval "$__sb_cmd";__sb_post\n'.encode()
         tail = OutputTail()
         started = time.time()
         t0 = time.monotonic()
