@@ -39,9 +39,19 @@ __sb_emit() {
   printf '\033]6973;%s;%s;%s;%s;%s\007' "$__sb_nonce" "$__sb_seq" "$__sb_status" "${#PWD}" "$PWD"
   __sb_emitted=1
 }
+# After a command's marker, wait until swebash has taken back the keys typed ahead during the
+# command (see session.py), so bash never reads them as its next command line.
+__sb_handover() {
+  local ack
+  while IFS= read -r -t 5 ack <> "$__sb_dir/ack"; do [[ $ack == "$__sb_seq" ]] && return; done
+}
 __sb_prompt() {
   local s=$?
-  if [[ $__sb_emitted != 1 ]]; then __sb_status=$s; __sb_emit; fi
+  if [[ $__sb_emitted != 1 ]]; then
+    __sb_status=$s
+    __sb_emit
+    (( __sb_seq == 0 )) || __sb_handover
+  fi
 }
 __sb_pre() {
   __sb_seq=$1 __sb_emitted=0 __sb_kept=0 __sb_cmd=
@@ -66,6 +76,7 @@ __sb_post() {
   [[ $__sb_kept == 1 ]] || __sb_status=$s
   [[ ${PROMPT_COMMAND[0]} == __sb_prompt ]] || PROMPT_COMMAND=(__sb_prompt "${PROMPT_COMMAND[@]}")
   __sb_emit
+  __sb_handover
 }
 __sb_hidden() {
   __sb_seq=$1

@@ -90,3 +90,35 @@ def write_all(fd: int, data: bytes) -> None:
         except InterruptedError:
             continue
         view = view[written:]
+
+
+def take_pending_input(fd: int) -> bytes:
+    """Everything waiting in the input queue of the tty ``fd``, a half-typed line included.
+
+    In canonical mode a partial line is not readable; switching ICANON off (with VMIN=0,
+    VTIME=0) makes the kernel hand over whatever is queued, and reads no longer block. The
+    settings are put back exactly, with TCSANOW so nothing is flushed.
+    """
+    try:
+        saved = termios.tcgetattr(fd)
+    except termios.error:
+        return b""
+    quick = list(saved)
+    quick[3] &= ~termios.ICANON
+    cc = list(saved[6])
+    cc[termios.VMIN], cc[termios.VTIME] = 0, 0
+    quick[6] = cc
+    chunks: list[bytes] = []
+    try:
+        termios.tcsetattr(fd, termios.TCSANOW, quick)
+        while True:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except (OSError, termios.error):
+        pass
+    finally:
+        with contextlib.suppress(OSError, termios.error):
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
+    return b"".join(chunks)

@@ -16,6 +16,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import secrets
 import select
 import shutil
@@ -31,9 +32,18 @@ from swebash.errors import ShellDied, ShellError
 from swebash.shell import bashinit
 from swebash.shell.context import CommandContext, OutputTail
 from swebash.shell.markers import MarkerParser, expected_echo
-from swebash.shell.pty import copy_winsize, forward_winch, raw_terminal, set_winsize, write_all
+from swebash.shell.pty import (
+    copy_winsize,
+    forward_winch,
+    raw_terminal,
+    set_winsize,
+    take_pending_input,
+    write_all,
+)
 
 POLL = 0.2  # seconds between liveness checks while waiting for output
+# escape sequences (arrow keys…) and control bytes other than tab and newline
+TYPEAHEAD_JUNK = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|.)?|[\x00-\x08\x0b-\x1f\x7f]")
 
 
 class EchoFilter:
@@ -67,7 +77,8 @@ class ShellSession:
         self._env = env
         self.nonce = secrets.token_hex(8)
         self.dir = ""
-        self.pid = self.master = self.slave = -1
+        self.pid = self.master = self.slave = self.ack_fd = -1
+        self._typeahead = b""
         self._cwd = cwd or os.getcwd()
         self._status = 0
         self.context = CommandContext(lambda: self._cwd, self.exported_env)
@@ -79,6 +90,9 @@ class ShellSession:
         self.dir = tempfile.mkdtemp(prefix="swebash-")
         init = Path(self.dir) / "init.bash"
         init.write_text(bashinit.render(self.nonce, self.dir, self._rcfile, self._login))
+        os.mkfifo(Path(self.dir) / "ack", 0o600)
+        # read-write so that opening never blocks and acks wait in the fifo until bash reads
+        self.ack_fd = os.open(Path(self.dir) / "ack", os.O_RDWR | os.O_NONBLOCK)
         bash = shutil.which("bash", path=self._env.get("PATH")) or "/bin/bash"
         argv = [bash, "--noediting", "--noprofile", "--rcfile", str(init), "-i"]
         self.pid, self.master, self.slave = spawn(argv, self._env, cwd)
@@ -124,7 +138,7 @@ class ShellSession:
                     os.kill(self.pid, signal.SIGKILL)
                     os.waitpid(self.pid, 0)
                 self._alive = False
-        for fd in (self.master, self.slave):
+        for fd in (self.master, self.slave, self.ack_fd):
             with contextlib.suppress(OSError):
                 os.close(fd)
         shutil.rmtree(self.dir, ignore_errors=True)
@@ -160,10 +174,8 @@ class ShellSession:
         write_all(self.master, wire)
         with raw_terminal(self.stdin_fd), forward_winch(self.stdout_fd, self.master):
             status = self._wait_marker(seq, None, forward=True, show=True, tail=tail,
-                                       echo=EchoFilter(expected_echo(wire)))
+                                       echo=EchoFilter(expected_echo(wire)), handover=True)
         assert status is not None
-        with contextlib.suppress(termios.error, OSError):
-            termios.tcflush(self.slave, termios.TCIFLUSH)  # type-ahead bash did not read
         text, truncated = tail.text()
         result = CommandRecord(command=line, cwd=self._cwd, exit_status=status,
                                started_at=started,
@@ -175,9 +187,13 @@ class ShellSession:
         return result
 
     def _wait_marker(self, seq: int, timeout: float | None, *, forward: bool, show: bool,
-                     tail: OutputTail | None = None, echo: EchoFilter | None = None
-                     ) -> int | None:
-        """Pump until the marker for ``seq``; returns its status, or None on timeout."""
+                     tail: OutputTail | None = None, echo: EchoFilter | None = None,
+                     handover: bool = False) -> int | None:
+        """Pump until the marker for ``seq``; returns its status, or None on timeout.
+
+        With ``handover`` (a user command), bash waits after the marker until we have taken
+        back the keys typed ahead that the command did not read (see ``take_typeahead``).
+        """
         deadline = None if timeout is None else time.monotonic() + timeout
         stdin_open = forward
         while True:
@@ -206,6 +222,8 @@ class ShellSession:
                     for marker in markers:
                         self._cwd, self._status = marker.cwd, marker.status
                         if marker.seq == seq:
+                            if handover:
+                                self._take_back_typeahead(seq)
                             return marker.status
                     continue
             if stdin_open and self.stdin_fd in readable:
@@ -224,6 +242,19 @@ class ShellSession:
                     raise ShellDied(f"bash exited with status {exited}", exited)
             if deadline is not None and time.monotonic() >= deadline:
                 return None
+
+    def _take_back_typeahead(self, seq: int) -> None:
+        """Keys the user typed while the command ran, which it did not read, belong to
+        swebash's next prompt (as at a bash prompt), not to bash's command reader."""
+        self._typeahead += take_pending_input(self.slave)
+        with contextlib.suppress(OSError):
+            os.write(self.ack_fd, f"{seq}\n".encode())
+
+    def take_typeahead(self) -> str:
+        """Text typed during the last commands that they did not read, for the next prompt
+        (control keys and escape sequences removed; complete lines end in ``\n``)."""
+        raw, self._typeahead = self._typeahead, b""
+        return TYPEAHEAD_JUNK.sub(b"", raw).decode("utf-8", "replace")
 
     def _flush_remaining(self, show: bool) -> None:
         with contextlib.suppress(OSError):
