@@ -8,7 +8,8 @@ the command's sequence number, its exit status and the new cwd:
 The nonce makes the marker unforgeable by ordinary output (a program printing something that
 looks like a marker without the nonce is passed through untouched); the explicit length lets
 the cwd hold any byte, even ``;`` or BEL. Markers can arrive split across reads, so the parser
-keeps a small tail of undecided bytes between feeds.
+keeps a small tail of undecided bytes between feeds. ``EchoFilter`` removes the pty's echo of
+the control line swebash sends, which is known byte for byte in advance.
 """
 
 from __future__ import annotations
@@ -111,3 +112,26 @@ def expected_echo(line: bytes) -> bytes:
         else:
             out.append(byte)
     return bytes(out)
+
+
+class EchoFilter:
+    """Removes the pty's echo of our control line from the head of the output."""
+
+    def __init__(self, expected: bytes) -> None:
+        self.expected = expected
+        self.held = b""
+        self.done = not expected
+
+    def feed(self, data: bytes) -> bytes:
+        if self.done:
+            return data
+        self.held += data
+        if self.held.startswith(self.expected):
+            rest = self.held[len(self.expected):]
+            self.done, self.held = True, b""
+            return rest
+        if self.expected.startswith(self.held):
+            return b""  # still could be the echo: wait
+        self.done = True  # echo was off (stty -echo): everything is output
+        out, self.held = self.held, b""
+        return out

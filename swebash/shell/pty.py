@@ -6,7 +6,9 @@ Running commands with pipes breaks all of that, and forwarding signals by hand r
 session's bash lives on a pty; while a command runs we put the user's real tty in raw mode,
 copy its window size to the pty (again on every SIGWINCH), and pump bytes both ways. Ctrl-C is
 then just byte 0x03, which the pty's line discipline turns into SIGINT for bash's foreground
-job. The real tty's settings are restored in ``finally`` whatever happens.
+job. The real tty's settings are restored in ``finally`` whatever happens. ``spawn`` makes
+the pty's slave bash's controlling terminal (so job control and Ctrl-Z work inside it), and
+``take_pending_input`` recovers keys typed ahead that the command left unread.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import signal
 import struct
 import termios
 import tty
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from types import FrameType
 
 
@@ -122,3 +124,34 @@ def take_pending_input(fd: int) -> bytes:
         with contextlib.suppress(OSError, termios.error):
             termios.tcsetattr(fd, termios.TCSANOW, saved)
     return b"".join(chunks)
+
+
+def spawn(argv: list[str], env: Mapping[str, str], cwd: str | None) -> tuple[int, int, int]:
+    """Fork bash with the pty's slave as its controlling terminal."""
+    master, slave = os.openpty()
+    rows, cols = 24, 80
+    if os.isatty(1):
+        rows, cols = get_winsize(1)
+    set_winsize(master, rows, cols)
+    pid = os.fork()
+    if pid == 0:  # child: only async-signal-safe work until exec
+        try:
+            os.setsid()
+            fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+            for fd in (0, 1, 2):
+                os.dup2(slave, fd)
+            if slave > 2:
+                os.close(slave)
+            os.close(master)
+            if cwd:
+                os.chdir(cwd)
+            for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP, signal.SIGPIPE,
+                        signal.SIGWINCH, signal.SIGCHLD):
+                signal.signal(sig, signal.SIG_DFL)
+            os.execve(argv[0], argv, dict(env))
+        finally:
+            os._exit(127)
+    flags = fcntl.fcntl(master, fcntl.F_GETFD)
+    fcntl.fcntl(master, fcntl.F_SETFD, flags | fcntl.FD_CLOEXEC)
+    fcntl.fcntl(slave, fcntl.F_SETFD, fcntl.fcntl(slave, fcntl.F_GETFD) | fcntl.FD_CLOEXEC)
+    return pid, master, slave

@@ -1,10 +1,20 @@
 """ShellSession: one persistent ``bash -i`` on a pty for the whole swebash session.
 
-See ``pty.py`` for why commands run on a pty with the real tty in raw mode, ``bashinit.py`` for
-how a command line reaches bash, and ``markers.py`` for how its end is recognised. Bash runs
-with ``--noediting`` (swebash's prompt-toolkit does the line editing) and empty prompts
-(swebash draws its own). The pty echoes the short control line we send; that echo is expected
-byte for byte and removed, everything else is the command's own output.
+Design note. The problem: plain lines must run in one bash whose state (cwd, variables,
+aliases, functions, options, jobs) persists, with a real terminal for each command, while
+swebash keeps its own line editor and prompt and learns each command's status, cwd and output.
+What does not work: a new ``bash -c`` per line loses all state; feeding lines to a bash on
+pipes gives programs no terminal (vim, less, sudo, Ctrl-C, Ctrl-Z all break); parsing bash's
+prompt out of the output is fooled by any program that prints something prompt-like; sending
+the line itself through the pty hits the tty's 4 KB line limit and makes bash echo it.
+The chosen approach: ``bash --noediting -i`` on a pty with empty prompts; each line is written
+to a private file and bash is sent one short control line whose end prints a marker carrying a
+per-session nonce (see ``bashinit.py`` and ``markers.py``). The pty's echo of that control line
+is expected byte for byte and removed; everything else is the command's own output, pumped to
+the real terminal in raw mode (``pty.py``) and teed into a bounded tail for the context. After
+the marker bash waits on a fifo while swebash takes back any keys the user typed ahead that the
+command did not read, so they reach swebash's next prompt instead of being run by bash unseen.
+Completion and the environment dump run as hidden helpers whose output goes to a file.
 
 Bash is forked in ``start()`` and boots while Python goes on importing; ``wait_ready()`` waits
 for its first marker. If bash dies, ``run()`` raises ``ShellDied`` with its status.
@@ -14,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import re
 import secrets
@@ -22,7 +31,6 @@ import select
 import shutil
 import signal
 import tempfile
-import termios
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -31,12 +39,12 @@ from swebash.api import CommandRecord
 from swebash.errors import ShellDied, ShellError
 from swebash.shell import bashinit
 from swebash.shell.context import CommandContext, OutputTail
-from swebash.shell.markers import MarkerParser, expected_echo
+from swebash.shell.markers import EchoFilter, MarkerParser, expected_echo
 from swebash.shell.pty import (
     copy_winsize,
     forward_winch,
     raw_terminal,
-    set_winsize,
+    spawn,
     take_pending_input,
     write_all,
 )
@@ -44,29 +52,6 @@ from swebash.shell.pty import (
 POLL = 0.2  # seconds between liveness checks while waiting for output
 # escape sequences (arrow keys…) and control bytes other than tab and newline
 TYPEAHEAD_JUNK = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|.)?|[\x00-\x08\x0b-\x1f\x7f]")
-
-
-class EchoFilter:
-    """Removes the pty's echo of our control line from the head of the output."""
-
-    def __init__(self, expected: bytes) -> None:
-        self.expected = expected
-        self.held = b""
-        self.done = not expected
-
-    def feed(self, data: bytes) -> bytes:
-        if self.done:
-            return data
-        self.held += data
-        if self.held.startswith(self.expected):
-            rest = self.held[len(self.expected):]
-            self.done, self.held = True, b""
-            return rest
-        if self.expected.startswith(self.held):
-            return b""  # still could be the echo: wait
-        self.done = True  # echo was off (stty -echo): everything is output
-        out, self.held = self.held, b""
-        return out
 
 
 class ShellSession:
@@ -347,36 +332,3 @@ class ShellSession:
             if line:
                 seen.setdefault(line, None)
         return list(seen)
-
-
-def spawn(argv: list[str], env: Mapping[str, str], cwd: str | None) -> tuple[int, int, int]:
-    """Fork bash with the pty's slave as its controlling terminal."""
-    master, slave = os.openpty()
-    rows, cols = 24, 80
-    if os.isatty(1):
-        from swebash.shell.pty import get_winsize
-
-        rows, cols = get_winsize(1)
-    set_winsize(master, rows, cols)
-    pid = os.fork()
-    if pid == 0:  # child: only async-signal-safe work until exec
-        try:
-            os.setsid()
-            fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
-            for fd in (0, 1, 2):
-                os.dup2(slave, fd)
-            if slave > 2:
-                os.close(slave)
-            os.close(master)
-            if cwd:
-                os.chdir(cwd)
-            for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP, signal.SIGPIPE,
-                        signal.SIGWINCH, signal.SIGCHLD):
-                signal.signal(sig, signal.SIG_DFL)
-            os.execve(argv[0], argv, dict(env))
-        finally:
-            os._exit(127)
-    flags = fcntl.fcntl(master, fcntl.F_GETFD)
-    fcntl.fcntl(master, fcntl.F_SETFD, flags | fcntl.FD_CLOEXEC)
-    fcntl.fcntl(slave, fcntl.F_SETFD, fcntl.fcntl(slave, fcntl.F_GETFD) | fcntl.FD_CLOEXEC)
-    return pid, master, slave
