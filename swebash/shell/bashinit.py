@@ -74,6 +74,8 @@ __sb_keep() {
 __sb_post() {
   local s=$?
   [[ $__sb_kept == 1 ]] || __sb_status=$s
+  # swebash draws the prompt; a venv's activate or a user's PS1= must not make bash print one
+  [[ -z $PS1$PS0 ]] || PS1='' PS0=''
   [[ ${PROMPT_COMMAND[0]} == __sb_prompt ]] || PROMPT_COMMAND=(__sb_prompt "${PROMPT_COMMAND[@]}")
   __sb_emit
   __sb_handover
@@ -170,6 +172,7 @@ for __sb_x in "${__sb_user_pc[@]}"; do
 done
 unset __sb_x __sb_user_pc HISTFILE
 PS1='' PS2='' PS0=''
+export -n PS1 PS2 PS0
 [[ $HISTIGNORE == *'__sb_*'* ]] || HISTIGNORE="__sb_*:[ ]__sb_*${HISTIGNORE:+:$HISTIGNORE}"
 """
 

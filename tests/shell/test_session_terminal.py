@@ -130,3 +130,9 @@ def test_close_ends_bash(tmp_path: Path) -> None:
     finally:
         session.close()
     assert not session.alive
+
+
+def test_prompt_set_by_a_command_never_shows(shell: Harness) -> None:
+    shell.run("PS1='(venv) '$PS1; PS0='running '")  # what a virtualenv's activate does
+    assert shell.run("echo x")[1] == "x\r\n"
+    assert shell.run("echo y")[1] == "y\r\n"
