@@ -45,6 +45,10 @@ __sb_handover() {
   local ack
   while IFS= read -r -t 5 ack <> "$__sb_dir/ack"; do [[ $ack == "$__sb_seq" ]] && return; done
 }
+# Normally __sb_post or __sb_hidden has emitted the marker. If not, the line was cut short: a
+# Ctrl-C during the command, or one that arrived before bash read swebash's line (the tty then
+# discards the line, so __sb_pre never ran and the marker carries the previous sequence number,
+# which swebash takes as "your line was interrupted").
 __sb_prompt() {
   local s=$?
   if [[ $__sb_emitted != 1 ]]; then
@@ -52,6 +56,7 @@ __sb_prompt() {
     __sb_emit
     (( __sb_seq == 0 )) || __sb_handover
   fi
+  __sb_emitted=0
 }
 __sb_pre() {
   __sb_seq=$1 __sb_emitted=0 __sb_kept=0 __sb_cmd=
@@ -59,7 +64,7 @@ __sb_pre() {
   [[ -n $__sb_cmd && $__sb_cmd != [[:space:]]* ]] && history -s -- "$__sb_cmd"
   __sb_cmd=$'{ __sb_restore "$__sb_last"; } 2>/dev/null\n'$__sb_cmd
   __sb_cmd+=$'\n{ __sb_keep "$_"; } 2>/dev/null'
-  return 0
+  printf '\033]6973;%s;%s;-1;0;\007' "$__sb_nonce" "$__sb_seq"  # the start marker
 }
 __sb_restore() {
   [[ $__sb_xtrace == 1 ]] && set -x

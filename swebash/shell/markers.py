@@ -8,8 +8,10 @@ the command's sequence number, its exit status and the new cwd:
 The nonce makes the marker unforgeable by ordinary output (a program printing something that
 looks like a marker without the nonce is passed through untouched); the explicit length lets
 the cwd hold any byte, even ``;`` or BEL. Markers can arrive split across reads, so the parser
-keeps a small tail of undecided bytes between feeds. ``EchoFilter`` removes the pty's echo of
-the control line swebash sends, which is known byte for byte in advance.
+keeps a small tail of undecided bytes between feeds. Before running a user's line bash prints a
+start marker (status -1, empty cwd); swebash forwards the user's keys only after it, so a
+Ctrl-C can never make the tty discard the line before bash has read it. ``EchoFilter`` removes
+the pty's echo of the control line swebash sends, which is known byte for byte in advance.
 """
 
 from __future__ import annotations
@@ -18,13 +20,19 @@ from dataclasses import dataclass
 
 PREFIX = b"\x1b]6973;"
 TERMINATOR = b"\x07"
+# Status of the start marker bash prints once it has read swebash's line and is about to run it
+STARTED = -1
 
 
 @dataclass(frozen=True)
 class Marker:
     seq: int
-    status: int
+    status: int  # STARTED for the start marker
     cwd: str
+
+    @property
+    def started(self) -> bool:
+        return self.status == STARTED
 
 
 def marker_bytes(nonce: str, seq: int, status: int, cwd: str) -> bytes:

@@ -180,7 +180,9 @@ class ShellSession:
         back the keys typed ahead that the command did not read (see ``take_typeahead``).
         """
         deadline = None if timeout is None else time.monotonic() + timeout
-        stdin_open = forward
+        # keys go to the pty only once bash has read our line (the start marker): a Ctrl-C
+        # before that would make the tty discard the line along with the key
+        stdin_open = False
         while True:
             wait = POLL if deadline is None else max(0.0, min(POLL, deadline - time.monotonic()))
             fds = [self.master] + ([self.stdin_fd] if stdin_open else [])
@@ -205,10 +207,18 @@ class ShellSession:
                         if show:
                             write_all(self.stdout_fd, out)
                     for marker in markers:
+                        if marker.started:
+                            stdin_open = forward and marker.seq == seq
+                            continue
                         self._cwd, self._status = marker.cwd, marker.status
                         if marker.seq == seq:
                             if handover:
                                 self._take_back_typeahead(seq)
+                            return marker.status
+                        if handover and marker.seq < seq:
+                            # an older line's marker: bash never ran ours (a Ctrl-C made the
+                            # tty discard it); the start marker makes this rare, not impossible
+                            self._take_back_typeahead(marker.seq)
                             return marker.status
                     continue
             if stdin_open and self.stdin_fd in readable:

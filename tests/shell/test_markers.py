@@ -45,3 +45,11 @@ def test_two_markers_and_utf8_cwd() -> None:
 def test_expected_echo() -> None:
     assert expected_echo(b"ls\n") == b"ls\r\n"
     assert expected_echo(b"a\tb\x01\n") == b"a\tb^A\r\n"
+
+
+def test_start_marker_is_told_apart_from_an_end_marker() -> None:
+    parser = MarkerParser(NONCE)
+    start = b"\x1b]6973;" + NONCE.encode() + b";4;-1;0;\x07"
+    out, markers = parser.feed(start + b"output" + marker_bytes(NONCE, 4, 0, "/"))
+    assert out == b"output"
+    assert [m.started for m in markers] == [True, False] and markers[0].seq == 4

@@ -136,3 +136,15 @@ def test_prompt_set_by_a_command_never_shows(shell: Harness) -> None:
     shell.run("PS1='(venv) '$PS1; PS0='running '")  # what a virtualenv's activate does
     assert shell.run("echo x")[1] == "x\r\n"
     assert shell.run("echo y")[1] == "y\r\n"
+
+
+@pytest.mark.timeout(60)
+def test_ctrl_c_already_waiting_when_a_line_starts_never_hangs_or_reruns(
+        shell: Harness) -> None:
+    shell.run("echo previous-command")
+    for _ in range(15):
+        os.write(shell.keys, b"\x03")  # pressed before bash can even have read the line
+        status, out = shell.run("sleep 0.3")
+        assert status in (0, 130)
+        assert "previous-command" not in out and "not found" not in out
+    assert shell.run("echo fine")[1] == "fine\r\n"
