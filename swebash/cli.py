@@ -139,15 +139,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def dispatch(opts: Options) -> int:
-    from swebash import modes
+    from swebash import batch
 
     if opts.command is not None:
-        return modes.run_command(opts.command, opts.args, login=opts.login, yes=opts.yes,
+        return batch.run_command(opts.command, opts.args, login=opts.login, yes=opts.yes,
                                  yes_dangerous=opts.yes_dangerous)
     if opts.file is not None:
-        return modes.run_file(opts.file, opts.args, login=opts.login)
+        return batch.run_file(opts.file, opts.args, login=opts.login)
     if not opts.interactive and (opts.stdin or not os.isatty(0)):
-        return modes.run_piped(login=opts.login, yes=opts.yes,
+        return batch.run_piped(login=opts.login, yes=opts.yes,
                                yes_dangerous=opts.yes_dangerous)
     return interactive(opts)
 
@@ -167,7 +167,7 @@ def interactive(opts: Options) -> int:
     session = ShellSession.start(rcfile=rcfile, login=opts.login)
     saved = early_prompt(config, session.cwd)
     try:
-        from swebash.repl import run_interactive
+        from swebash.interactive.repl import run_interactive
 
         if saved is not None:
             os.write(1, b"\r\x1b[K")  # prompt-toolkit redraws the prompt on this same line
@@ -183,7 +183,7 @@ def early_prompt(config: object, cwd: str) -> list[Any] | None:
     import termios
 
     from swebash.config import Config
-    from swebash.prompt import plain, prompt_fragments
+    from swebash.interactive.prompt import plain, prompt_fragments
 
     assert isinstance(config, Config)
     try:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from swebash.errors import SwebashError
 
 if TYPE_CHECKING:
-    from swebash.ai_frontend import AiFrontend
+    from swebash.interactive.ai_session import AiFrontend
 
 HELP = """\
 AI commands

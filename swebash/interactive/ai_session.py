@@ -21,10 +21,10 @@ import threading
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TextIO
 
-from swebash.ai_bridge import AiLoop
 from swebash.api import AiService, ChatRequest, TerminalContext
 from swebash.config import Config
 from swebash.errors import SwebashError
+from swebash.interactive.ai_loop import AiLoop
 
 if TYPE_CHECKING:
     from swebash.render.events import TerminalRenderer

@@ -25,8 +25,8 @@ from prompt_toolkit.styles import Style
 
 from swebash.config import Config
 from swebash.errors import ShellDied, SwebashError
-from swebash.history import SharedFileHistory
-from swebash.prompt import prompt_fragments
+from swebash.interactive.history import SharedFileHistory
+from swebash.interactive.prompt import prompt_fragments
 from swebash.router import Ask, Builtin, Empty, ShellLine, Translate, route
 from swebash.shell.session import ShellSession
 
@@ -60,7 +60,9 @@ class Repl:
         self.session = session
         self.status = 0
         self.next_default = ""
-        from swebash.ai_frontend import AiFrontend  # light: the heavy parts load in warm()
+        from swebash.interactive.ai_session import (
+            AiFrontend,  # light: the heavy parts load in warm()
+        )
 
         self.ai: AiFrontend = AiFrontend(config, session.context)
         self._warmed = False
@@ -84,7 +86,7 @@ class Repl:
     def _auto_suggest(self) -> Any:
         if not self.config.ai.autocomplete:
             return None
-        from swebash.autosuggest import AiAutoSuggest
+        from swebash.interactive.suggestions import AiAutoSuggest
 
         return AiAutoSuggest(self.ai)
 
@@ -186,7 +188,7 @@ class Repl:
             if command:
                 self.next_default = command
         elif isinstance(routed, Builtin):
-            from swebash import ai_builtins
+            from swebash.interactive import ai_builtins
 
             self.status = ai_builtins.run(self.ai, routed.text)
 

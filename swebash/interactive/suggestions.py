@@ -18,7 +18,7 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.document import Document
 
 if TYPE_CHECKING:
-    from swebash.ai_frontend import AiFrontend
+    from swebash.interactive.ai_session import AiFrontend
 
 DEBOUNCE = 0.45
 REQUEST_TIMEOUT = 8.0

@@ -103,7 +103,7 @@ def test_policy_subcommand() -> None:
 
 
 def test_importing_the_shell_loads_no_ai_sdk() -> None:
-    code = ("import sys, swebash.cli, swebash.repl, swebash.shell.session;"
+    code = ("import sys, swebash.cli, swebash.interactive.repl, swebash.shell.session;"
             "print(sorted(m for m in ('openai', 'anthropic', 'httpx', 'rich') "
             "if m in sys.modules))")
     out, _, _ = run([sys.executable, "-c", code])

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from swebash import ai_builtins
 from swebash import config as config_mod
 from swebash.ai.service import DefaultAiService
-from swebash.ai_frontend import AiFrontend
 from swebash.config import AiConfig
 from swebash.errors import AiError
+from swebash.interactive import ai_builtins
+from swebash.interactive.ai_session import AiFrontend
 from swebash.providers.fake import ScriptedProvider, Turn
 from tests.ai.fakes import PatternRedactor, RuleGate, registry
 
