@@ -76,6 +76,8 @@ class ConfirmAnswer(enum.Enum):
     YES = "yes"  # run this once
     NO = "no"  # decline; the model is told "user declined"
     ALWAYS = "always"  # allow this exact call for the rest of the session (never if dangerous)
+    PROJECT = "project"  # allow it from now on in this project (writes a rule to rules.toml)
+    FOREVER = "forever"  # allow it from now on everywhere (writes a rule to rules.toml)
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,9 @@ class ConfirmRequest:
     command: str | None = None  # the shell command, for execute_command
     preview: str | None = None  # a unified diff or the new file's head, for write/edit tools
     path: str | None = None
+    # "run": may this call run? "sandbox_retry": the sandbox stopped it — run it again outside?
+    kind: Literal["run", "sandbox_retry"] = "run"
+    blocked: str | None = None  # for sandbox_retry: what the sandbox stopped, one line
 
 
 ConfirmHook = Callable[[ConfirmRequest], Awaitable[ConfirmAnswer]]
@@ -131,6 +136,7 @@ class Done:
 @dataclass(frozen=True)
 class Error:
     message: str
+    exit_status: int = 1  # what a non-interactive run exits with: 2 when AI is not configured
 
 
 @dataclass(frozen=True)
@@ -191,6 +197,8 @@ class AiStatus:
     tools_enabled: tuple[str, ...]
     limits: Mapping[str, int | float] = field(default_factory=dict)
     message: str = ""  # when not configured: exactly how to configure
+    sandbox: str = ""  # one line: the sandbox backend and policy, or why there is none
+    notes: tuple[str, ...] = ()  # one line each: refused rules, MCP server states, ...
 
 
 @dataclass(frozen=True)
@@ -233,3 +241,15 @@ class AiService(Protocol):
     def stats(self) -> AiStats: ...
 
     def reset(self) -> None: ...
+
+    def set_model(self, name: str) -> None:
+        """Switch the model for the rest of the session."""
+
+    def set_provider(self, name: str) -> None:
+        """Switch the provider; raises a SwebashError naming the choices when unknown."""
+
+    def describe_context(self) -> str:
+        """Exactly what the model sees of the terminal, after redaction."""
+
+    def warm(self) -> None:
+        """Import the heavy parts (SDKs, rich) ahead of the first request; never raises."""

@@ -21,7 +21,7 @@ from swebash.api import (
     TerminalContext,
 )
 from swebash.config import Config
-from swebash.errors import AiNotConfigured, SwebashError
+from swebash.errors import SwebashError
 
 
 def build_ai_service(config: Config, context: TerminalContext | None = None) -> AiService:
@@ -77,7 +77,10 @@ def run_ai_line(line: str, *, stdin_text: str | None = None, yes: bool = False,
         print("swebash: usage: ? QUESTION  or  ?? TASK", file=err)
         return 2
     try:
-        cfg = config or config_mod.load()
+        cfg = config
+        if cfg is None:
+            cfg = config_mod.load()
+            config_mod.print_warnings(cfg, err)
         service = build_ai_service(cfg)
         if isinstance(routed, Translate):
             result = asyncio.run(service.translate(routed.text))
@@ -96,19 +99,15 @@ def run_ai_line(line: str, *, stdin_text: str | None = None, yes: bool = False,
                 async for event in stream:
                     printer.handle(event)
                     if isinstance(event, Error):
-                        status = 2 if event.message.startswith(("AI is not configured",
-                                                                 "AI provider")) else 1
+                        status = event.exit_status
             return status
 
         status = asyncio.run(turn())
         out.flush()
         return status
-    except AiNotConfigured as exc:
-        print(f"swebash: {exc}", file=err)
-        return 2
     except SwebashError as exc:
         print(f"swebash: {exc}", file=err)
-        return 1
+        return exc.exit_status
     except KeyboardInterrupt:
         print("swebash: interrupted", file=err)
         return 130

@@ -154,15 +154,10 @@ def dispatch(opts: Options) -> int:
 
 def interactive(opts: Options) -> int:
     from swebash import config as config_mod
-    from swebash.errors import SwebashError
     from swebash.shell.session import ShellSession
 
-    try:
-        config = config_mod.load()
-    except SwebashError as exc:
-        print(f"swebash: {exc} (using defaults)", file=sys.stderr)
-        config = config_mod.load({k: v for k, v in os.environ.items()
-                                  if not k.startswith("SWEBASH_")} | {"XDG_CONFIG_HOME": "/"})
+    config = config_mod.load()
+    config_mod.print_warnings(config)
     rcfile = None if opts.norc else config.paths.rc_file
     session = ShellSession.start(rcfile=rcfile, login=opts.login)
     saved = early_prompt(config, session.cwd)

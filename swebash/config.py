@@ -4,14 +4,24 @@ Precedence: environment variables win over ``$XDG_CONFIG_HOME/swebash/config.tom
 over the defaults here. ``load()`` is cheap (no third-party imports; the TOML file is parsed only
 if it exists) because it runs before the first prompt.
 
+Validation never fails the whole load. Every key is checked once; a bad value (wrong type, NaN,
+negative, out of range, unknown choice), an unknown table or an unknown key becomes one warning
+line naming the file, table and key (or the variable), and that one setting falls back to its
+default — a typo in ``[prompt]`` must never switch the AI off, and a misspelled ``[polcy]`` must
+be reported rather than silently drop a deny rule. The warnings are in ``Config.warnings``; the
+CLI prints them once on stderr.
+
 config.toml layout::
 
     [ai]
     provider = "openai"          # openai | anthropic | gemini | ollama | openai-compatible
     model = "gpt-4o-mini"
     base_url = "http://localhost:8000/v1"
+    timeout = 60                 # seconds per request
+    max_retries = 3
     autocomplete = false
     context_commands = 10
+    instructions_budget = 32768  # bytes of AGENTS.md text in the system prompt
 
     [tools]
     fs = true
@@ -19,9 +29,11 @@ config.toml layout::
     web = true
     confirm = true
     max_iter = 10
+    max_calls_per_turn = 10
     fs_max_size = 1048576
     exec_timeout = 30
-    web_provider = "duckduckgo"
+    web_provider = "duckduckgo"  # duckduckgo | brave
+    web_base_url = "http://127.0.0.1:8080"
 
     [policy]
     allow = ["make test"]
@@ -30,17 +42,46 @@ config.toml layout::
 
     [prompt]
     show_git = true
+    show_user_host = true
+    rprompt = "%(date)s"         # right-hand prompt (see README)
+    transient = false            # collapse previous prompts to a short form
+
+    [sandbox]
+    mode = "auto"                # auto | off
+    backend = "auto"             # auto | landlock | bwrap
+    network = false
+
+    [sessions]
+    enabled = true
+    max_bytes = 4000000          # per conversation file
+    keep = 50                    # conversations kept
+    compact_after_bytes = 200000
+
+    [mcp_servers.NAME]
+    command = "npx"              # stdio ...
+    args = ["-y", "some-server"]
+    env = { TOKEN = "..." }
+    cwd = "/path"
+    url = "http://127.0.0.1:8765/mcp"   # ... or Streamable HTTP
+    headers = { Authorization = "Bearer ..." }
+    enabled = true
+    enabled_tools = ["a", "b"]
+    disabled_tools = []
+    trust = false
+    startup_timeout = 10
+    tool_timeout = 60
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-from swebash.errors import ConfigError
+from typing import TextIO, TypeVar
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
@@ -48,16 +89,29 @@ FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 # Names of environment variables whose values are secrets (redaction also looks at name shapes).
 API_KEY_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "BRAVE_API_KEY")
 
+PROVIDERS = ("openai", "anthropic", "gemini", "ollama", "openai-compatible")
+T = TypeVar("T")
+TomlValue = object  # what tomllib hands back: str, int, float, bool, list, dict, dates
+
 
 @dataclass(frozen=True)
 class Paths:
     home: Path
     config_dir: Path
     state_dir: Path
+    persistent: bool = True  # False when the state dir is unusable: nothing is saved
 
     @property
     def config_file(self) -> Path:
         return self.config_dir / "config.toml"
+
+    @property
+    def rules_file(self) -> Path:
+        return self.config_dir / "rules.toml"
+
+    @property
+    def user_instructions(self) -> Path:
+        return self.config_dir / "AGENTS.md"
 
     @property
     def history_file(self) -> Path:
@@ -68,13 +122,21 @@ class Paths:
         return self.state_dir / "audit.jsonl"
 
     @property
+    def sessions_dir(self) -> Path:
+        return self.state_dir / "sessions"
+
+    @property
+    def log_dir(self) -> Path:
+        return self.state_dir / "logs"
+
+    @property
     def rc_file(self) -> Path:
         return self.home / ".swebashrc"
 
 
 @dataclass(frozen=True)
 class ToolConfig:
-    """Seed 000's ToolConfig plus the per-tool settings."""
+    """Which tools the agent has and their limits."""
 
     enable_fs: bool = True
     enable_exec: bool = True
@@ -109,6 +171,7 @@ class AiConfig:
     max_retries: int = 3
     autocomplete: bool = False
     context_commands: int = 10
+    instructions_budget: int = 32_768
     tools: ToolConfig = field(default_factory=ToolConfig)
 
     def secret_values(self) -> tuple[str, ...]:
@@ -128,6 +191,44 @@ class PolicyConfig:
 class PromptConfig:
     show_git: bool = True
     show_user_host: bool = True
+    rprompt: str | None = None
+    transient: bool = False
+
+
+@dataclass(frozen=True)
+class SandboxConfig:
+    mode: str = "auto"  # auto | off
+    backend: str = "auto"  # auto | landlock | bwrap
+    network: bool = False
+
+    @property
+    def enabled(self) -> bool:
+        return self.mode != "off"
+
+
+@dataclass(frozen=True)
+class SessionsConfig:
+    enabled: bool = True
+    max_bytes: int = 4_000_000
+    keep: int = 50
+    compact_after_bytes: int = 200_000
+
+
+@dataclass(frozen=True)
+class McpServerConfig:
+    name: str
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    enabled: bool = True
+    enabled_tools: tuple[str, ...] | None = None
+    disabled_tools: tuple[str, ...] = ()
+    trust: bool = False
+    startup_timeout: float = 10.0
+    tool_timeout: float = 60.0
 
 
 @dataclass(frozen=True)
@@ -136,12 +237,20 @@ class Config:
     ai: AiConfig = field(default_factory=AiConfig)
     policy: PolicyConfig = field(default_factory=PolicyConfig)
     prompt: PromptConfig = field(default_factory=PromptConfig)
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig)
+    sessions: SessionsConfig = field(default_factory=SessionsConfig)
+    mcp_servers: tuple[McpServerConfig, ...] = ()
     no_color: bool = False
     dumb_term: bool = False
     environ: Mapping[str, str] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
 
 
-def parse_bool(value: Any, name: str) -> bool:
+# --------------------------------------------------------------------------- value parsers
+# Each returns the parsed value or raises ValueError with the "expected …" half of a warning.
+
+
+def parse_bool(value: TomlValue) -> bool:
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
@@ -149,27 +258,132 @@ def parse_bool(value: Any, name: str) -> bool:
         return True
     if text in FALSE_WORDS:
         return False
-    raise ConfigError(f"{name}: expected true or false, got {value!r}")
+    raise ValueError("expected true or false")
 
 
-def parse_int(value: Any, name: str, *, minimum: int = 0) -> int:
-    try:
-        number = int(str(value).strip())
-    except ValueError:
-        raise ConfigError(f"{name}: expected a whole number, got {value!r}") from None
-    if number < minimum:
-        raise ConfigError(f"{name}: must be at least {minimum}, got {number}")
-    return number
+def int_parser(minimum: int = 0, maximum: int = 2**53) -> Callable[[TomlValue], int]:
+    def parse(value: TomlValue) -> int:
+        if isinstance(value, bool | float):
+            raise ValueError("expected a whole number")
+        try:
+            number = int(str(value).strip())
+        except ValueError:
+            raise ValueError("expected a whole number") from None
+        if not minimum <= number <= maximum:
+            raise ValueError(f"expected a whole number from {minimum} to {maximum}")
+        return number
+    return parse
 
 
-def parse_float(value: Any, name: str) -> float:
-    try:
-        number = float(str(value).strip())
-    except ValueError:
-        raise ConfigError(f"{name}: expected a number, got {value!r}") from None
-    if number <= 0:
-        raise ConfigError(f"{name}: must be positive, got {number}")
-    return number
+def float_parser(maximum: float = 86_400.0) -> Callable[[TomlValue], float]:
+    def parse(value: TomlValue) -> float:
+        if isinstance(value, bool):
+            raise ValueError("expected a number")
+        try:
+            number = float(str(value).strip())
+        except ValueError:
+            raise ValueError("expected a number") from None
+        if math.isnan(number) or not 0 < number <= maximum:
+            raise ValueError(f"expected a number above 0 and at most {maximum:g}")
+        return number
+    return parse
+
+
+def choice_parser(*choices: str) -> Callable[[TomlValue], str]:
+    def parse(value: TomlValue) -> str:
+        text = str(value).strip().lower() if isinstance(value, str) else None
+        if text not in choices:
+            raise ValueError("expected one of " + ", ".join(choices))
+        return text
+    return parse
+
+
+def parse_string(value: TomlValue) -> str:
+    if not isinstance(value, str):
+        raise ValueError("expected a string")
+    return value
+
+
+def parse_url(value: TomlValue) -> str:
+    text = parse_string(value).strip()
+    scheme, sep, rest = text.partition("://")
+    if not sep or scheme.lower() not in ("http", "https") or not rest.strip("/"):
+        raise ValueError("expected an http:// or https:// URL")
+    return text
+
+
+def parse_strings(value: TomlValue) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError("expected a list of strings")
+    return tuple(value)
+
+
+def parse_string_table(value: TomlValue) -> Mapping[str, str]:
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise ValueError("expected a table of strings")
+    return {str(k): v for k, v in value.items()}
+
+
+# --------------------------------------------------------------------------- layered lookup
+
+
+class Settings:
+    """Looks settings up in the environment, then config.toml, collecting warnings."""
+
+    def __init__(self, env: Mapping[str, str], data: dict[str, TomlValue], file: Path) -> None:
+        self.env = env
+        self.data = data
+        self.file = file
+        self.warnings: list[str] = []
+        self.known: dict[str, set[str]] = {}
+
+    def warn(self, where: str, problem: str) -> None:
+        self.warnings.append(f"swebash: {where}: {problem}")
+
+    def table(self, name: str) -> dict[str, TomlValue]:
+        self.known.setdefault(name, set())
+        value = self.data.get(name, {})
+        if isinstance(value, dict):
+            return value
+        self.data[name] = {}  # warned once; later lookups see an empty table
+        self.warn(f"{self.file} [{name}]", "expected a table — ignored")
+        return {}
+
+    def get(self, table: str, key: str | None, env_name: str | None,
+            parse: Callable[[TomlValue], T], default: T, show_default: str | None = None) -> T:
+        """One setting: the variable if set, else the key, else the default; bad → warn."""
+        shown = show_default if show_default is not None else repr(default)
+        if env_name is not None:
+            raw = self.env.get(env_name)
+            if raw is not None and raw != "":
+                try:
+                    return parse(raw)
+                except ValueError as exc:
+                    self.warn(env_name, f"{exc}, got {raw!r} — using the default ({shown})")
+                    return default
+        if key is None:
+            return default
+        self.known.setdefault(table, set()).add(key)
+        values = self.table(table)
+        if key not in values:
+            return default
+        try:
+            return parse(values[key])
+        except ValueError as exc:
+            self.warn(f"{self.file} [{table}] {key}",
+                      f"{exc}, got {values[key]!r} — using the default ({shown})")
+            return default
+
+    def report_unknown(self) -> None:
+        for name, value in self.data.items():
+            if name == "mcp_servers":
+                continue
+            if name not in self.known:
+                self.warn(f"{self.file} [{name}]", "unknown table — ignored (a typo?)")
+            elif isinstance(value, dict):
+                for key in value:
+                    if key not in self.known[name]:
+                        self.warn(f"{self.file} [{name}] {key}", "unknown key — ignored (a typo?)")
 
 
 def resolve_paths(env: Mapping[str, str]) -> Paths:
@@ -179,115 +393,194 @@ def resolve_paths(env: Mapping[str, str]) -> Paths:
     return Paths(home=home, config_dir=config_home / "swebash", state_dir=state_home / "swebash")
 
 
-def read_toml(path: Path) -> dict[str, Any]:
+def usable_dir(path: Path) -> str | None:
+    """Create ``path`` (0700) if needed; None when it can be written, else why not."""
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    if not path.is_dir():
+        return "not a directory"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "not writable"
+    return None
+
+
+def read_toml(path: Path, warnings: list[str]) -> dict[str, TomlValue]:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
         return {}
     except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror}") from exc
+        warnings.append(f"swebash: cannot read {path}: {exc.strerror} — using the defaults")
+        return {}
     import tomllib  # only paid for when a config file exists
 
     try:
-        data = tomllib.loads(raw.decode("utf-8", errors="replace"))
+        # utf-8-sig: editors on Windows save a BOM; it is not an error.
+        return tomllib.loads(raw.decode("utf-8-sig", errors="replace"))
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: {exc}") from exc
-    return data
-
-
-class _Layer:
-    """Looks a setting up in the environment first, then in one table of config.toml."""
-
-    def __init__(self, env: Mapping[str, str], table: Any, table_name: str) -> None:
-        self.env = env
-        self.table: dict[str, Any] = table if isinstance(table, dict) else {}
-        self.table_name = table_name
-
-    def get(self, env_name: str | None, key: str) -> tuple[Any, str] | None:
-        if env_name is not None:
-            value = self.env.get(env_name)
-            if value is not None and value != "":
-                return value, env_name
-        if key in self.table:
-            return self.table[key], f"config.toml [{self.table_name}] {key}"
-        return None
-
-    def string(self, env_name: str | None, key: str) -> str | None:
-        found = self.get(env_name, key)
-        return None if found is None else str(found[0])
-
-    def boolean(self, env_name: str | None, key: str, default: bool) -> bool:
-        found = self.get(env_name, key)
-        return default if found is None else parse_bool(found[0], found[1])
-
-    def integer(self, env_name: str | None, key: str, default: int, minimum: int = 0) -> int:
-        found = self.get(env_name, key)
-        return default if found is None else parse_int(found[0], found[1], minimum=minimum)
-
-    def number(self, env_name: str | None, key: str, default: float) -> float:
-        found = self.get(env_name, key)
-        return default if found is None else parse_float(found[0], found[1])
-
-    def strings(self, key: str) -> tuple[str, ...]:
-        value = self.table.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ConfigError(f"config.toml [{self.table_name}] {key}: expected a list of strings")
-        return tuple(value)
+        warnings.append(f"swebash: {path}: {exc} — using the defaults")
+        return {}
 
 
 def load(environ: Mapping[str, str] | None = None) -> Config:
     """Build the configuration from ``environ`` (default: ``os.environ``) and config.toml."""
     env: Mapping[str, str] = dict(os.environ if environ is None else environ)
     paths = resolve_paths(env)
-    data = read_toml(paths.config_file)
-    ai = _Layer(env, data.get("ai"), "ai")
-    tl = _Layer(env, data.get("tools"), "tools")
-    pol = _Layer(env, data.get("policy"), "policy")
-    pr = _Layer(env, data.get("prompt"), "prompt")
+    early: list[str] = []
+    data = read_toml(paths.config_file, early)
+    s = Settings(env, data, paths.config_file)
+    s.warnings.extend(early)
+    why = usable_dir(paths.state_dir)
+    if why is not None:
+        s.warn(str(paths.state_dir), f"cannot be used ({why}) — history, audit log and "
+               "conversations are not saved this session")
+        paths = Paths(paths.home, paths.config_dir, paths.state_dir, persistent=False)
 
-    tools = ToolConfig(
-        enable_fs=tl.boolean("SWEBASH_AI_TOOLS_FS", "fs", True),
-        enable_exec=tl.boolean("SWEBASH_AI_TOOLS_EXEC", "exec", True),
-        enable_web=tl.boolean("SWEBASH_AI_TOOLS_WEB", "web", True),
-        require_confirmation=tl.boolean("SWEBASH_AI_TOOLS_CONFIRM", "confirm", True),
-        max_iterations=tl.integer("SWEBASH_AI_TOOLS_MAX_ITER", "max_iter", 10, minimum=1),
-        max_tool_calls_per_turn=tl.integer(
-            "SWEBASH_AI_TOOLS_MAX_CALLS", "max_calls_per_turn", 10, minimum=1),
-        fs_max_size=tl.integer("SWEBASH_AI_FS_MAX_SIZE", "fs_max_size", 1_048_576, minimum=1),
-        exec_timeout=tl.integer("SWEBASH_AI_EXEC_TIMEOUT", "exec_timeout", 30, minimum=1),
-        web_provider=(tl.string("SWEBASH_AI_WEB_PROVIDER", "web_provider") or "duckduckgo"),
-        web_base_url=tl.string("SWEBASH_AI_WEB_BASE_URL", "web_base_url"),
-        brave_api_key=env.get("BRAVE_API_KEY") or None,
-    )
-    provider = ai.string("SWEBASH_AI_PROVIDER", "provider")
-    if provider is not None:
-        provider = provider.strip().lower()
-    ai_config = AiConfig(
-        provider=provider or None,
-        model=ai.string("SWEBASH_AI_MODEL", "model"),
-        base_url=ai.string("SWEBASH_AI_BASE_URL", "base_url"),
-        openai_api_key=env.get("OPENAI_API_KEY") or None,
-        anthropic_api_key=env.get("ANTHROPIC_API_KEY") or None,
-        gemini_api_key=env.get("GEMINI_API_KEY") or None,
-        openai_base_url=env.get("OPENAI_BASE_URL") or None,
-        anthropic_base_url=env.get("ANTHROPIC_BASE_URL") or None,
-        ollama_host=env.get("OLLAMA_HOST") or None,
-        request_timeout=ai.number("SWEBASH_AI_TIMEOUT", "timeout", 60.0),
-        max_retries=ai.integer("SWEBASH_AI_MAX_RETRIES", "max_retries", 3),
-        autocomplete=ai.boolean("SWEBASH_AI_AUTOCOMPLETE", "autocomplete", False),
-        context_commands=ai.integer("SWEBASH_AI_CONTEXT_COMMANDS", "context_commands", 10),
-        tools=tools,
-    )
-    policy = PolicyConfig(allow=pol.strings("allow"), ask=pol.strings("ask"),
-                          deny=pol.strings("deny"))
-    prompt = PromptConfig(show_git=pr.boolean(None, "show_git", True),
-                          show_user_host=pr.boolean(None, "show_user_host", True))
-    return Config(
+    config = Config(
         paths=paths,
-        ai=ai_config,
-        policy=policy,
-        prompt=prompt,
+        ai=load_ai(s, env),
+        policy=PolicyConfig(
+            allow=s.get("policy", "allow", None, parse_strings, ()),
+            ask=s.get("policy", "ask", None, parse_strings, ()),
+            deny=s.get("policy", "deny", None, parse_strings, ()),
+        ),
+        prompt=PromptConfig(
+            show_git=s.get("prompt", "show_git", None, parse_bool, True),
+            show_user_host=s.get("prompt", "show_user_host", None, parse_bool, True),
+            rprompt=s.get("prompt", "rprompt", None, parse_string, None),
+            transient=s.get("prompt", "transient", "SWEBASH_PROMPT_TRANSIENT", parse_bool,
+                            False),
+        ),
+        sandbox=load_sandbox(s),
+        sessions=SessionsConfig(
+            enabled=s.get("sessions", "enabled", "SWEBASH_AI_SESSIONS", parse_bool, True),
+            max_bytes=s.get("sessions", "max_bytes", None, int_parser(10_000), 4_000_000),
+            keep=s.get("sessions", "keep", None, int_parser(1, 100_000), 50),
+            compact_after_bytes=s.get("sessions", "compact_after_bytes", None,
+                                      int_parser(1_000), 200_000),
+        ),
+        mcp_servers=load_mcp_servers(s),
         no_color="NO_COLOR" in env and env.get("NO_COLOR", "") != "",
         dumb_term=env.get("TERM", "") == "dumb",
         environ=env,
     )
+    s.report_unknown()
+    return dataclasses.replace(config, warnings=tuple(s.warnings))
+
+
+def load_ai(s: Settings, env: Mapping[str, str]) -> AiConfig:
+    def secret(name: str) -> str | None:
+        return env.get(name) or None
+
+    tools = ToolConfig(
+        enable_fs=s.get("tools", "fs", "SWEBASH_AI_TOOLS_FS", parse_bool, True),
+        enable_exec=s.get("tools", "exec", "SWEBASH_AI_TOOLS_EXEC", parse_bool, True),
+        enable_web=s.get("tools", "web", "SWEBASH_AI_TOOLS_WEB", parse_bool, True),
+        require_confirmation=s.get("tools", "confirm", "SWEBASH_AI_TOOLS_CONFIRM", parse_bool,
+                                   True),
+        max_iterations=s.get("tools", "max_iter", "SWEBASH_AI_TOOLS_MAX_ITER",
+                             int_parser(1, 1000), 10),
+        max_tool_calls_per_turn=s.get("tools", "max_calls_per_turn", "SWEBASH_AI_TOOLS_MAX_CALLS",
+                                      int_parser(1, 1000), 10),
+        fs_max_size=s.get("tools", "fs_max_size", "SWEBASH_AI_FS_MAX_SIZE",
+                          int_parser(1, 1 << 30), 1_048_576),
+        exec_timeout=s.get("tools", "exec_timeout", "SWEBASH_AI_EXEC_TIMEOUT",
+                           int_parser(1, 86_400), 30),
+        web_provider=s.get("tools", "web_provider", "SWEBASH_AI_WEB_PROVIDER",
+                           choice_parser("duckduckgo", "brave"), "duckduckgo"),
+        web_base_url=s.get("tools", "web_base_url", "SWEBASH_AI_WEB_BASE_URL", parse_url, None),
+        brave_api_key=secret("BRAVE_API_KEY"),
+    )
+    return AiConfig(
+        provider=s.get("ai", "provider", "SWEBASH_AI_PROVIDER", choice_parser(*PROVIDERS), None,
+                       "auto-detect"),
+        model=s.get("ai", "model", "SWEBASH_AI_MODEL", parse_string, None, "the provider's"),
+        base_url=s.get("ai", "base_url", "SWEBASH_AI_BASE_URL", parse_url, None, "none"),
+        openai_api_key=secret("OPENAI_API_KEY"),
+        anthropic_api_key=secret("ANTHROPIC_API_KEY"),
+        gemini_api_key=secret("GEMINI_API_KEY"),
+        openai_base_url=s.get("", None, "OPENAI_BASE_URL", parse_url, None, "none"),
+        anthropic_base_url=s.get("", None, "ANTHROPIC_BASE_URL", parse_url, None, "none"),
+        ollama_host=secret("OLLAMA_HOST"),
+        request_timeout=s.get("ai", "timeout", "SWEBASH_AI_TIMEOUT", float_parser(), 60.0),
+        max_retries=s.get("ai", "max_retries", "SWEBASH_AI_MAX_RETRIES", int_parser(0, 20), 3),
+        autocomplete=s.get("ai", "autocomplete", "SWEBASH_AI_AUTOCOMPLETE", parse_bool, False),
+        context_commands=s.get("ai", "context_commands", "SWEBASH_AI_CONTEXT_COMMANDS",
+                               int_parser(0, 1000), 10),
+        instructions_budget=s.get("ai", "instructions_budget", "SWEBASH_AI_INSTRUCTIONS_BUDGET",
+                                  int_parser(0, 1 << 24), 32_768),
+        tools=tools,
+    )
+
+
+def load_sandbox(s: Settings) -> SandboxConfig:
+    # SWEBASH_AI_SANDBOX takes off | auto | landlock | bwrap: one variable for mode and backend.
+    raw = s.get("", None, "SWEBASH_AI_SANDBOX",
+                choice_parser("off", "auto", "on", "landlock", "bwrap"), "")
+    mode = s.get("sandbox", "mode", None, choice_parser("auto", "off"), "auto")
+    backend = s.get("sandbox", "backend", None, choice_parser("auto", "landlock", "bwrap"), "auto")
+    if raw == "off":
+        mode = "off"
+    elif raw in ("auto", "on"):
+        mode = "auto"
+    elif raw in ("landlock", "bwrap"):
+        mode, backend = "auto", raw
+    network = s.get("sandbox", "network", "SWEBASH_AI_SANDBOX_NETWORK", parse_bool, False)
+    return SandboxConfig(mode=mode, backend=backend, network=network)
+
+
+MCP_KEYS = frozenset({"command", "args", "env", "cwd", "url", "headers", "enabled",
+                      "enabled_tools", "disabled_tools", "trust", "startup_timeout",
+                      "tool_timeout"})
+
+
+def load_mcp_servers(s: Settings) -> tuple[McpServerConfig, ...]:
+    tables = s.data.get("mcp_servers", {})
+    s.known.setdefault("mcp_servers", set())
+    if not isinstance(tables, dict):
+        s.warn(f"{s.file} [mcp_servers]", "expected a table of servers — ignored")
+        return ()
+    servers: list[McpServerConfig] = []
+    for name, table in tables.items():
+        where = f"mcp_servers.{name}"
+        if not isinstance(table, dict):
+            s.warn(f"{s.file} [{where}]", "expected a table — server ignored")
+            continue
+        s.data.setdefault(where, table)  # so get() reads it under its dotted name
+        s.known[where] = set(MCP_KEYS)
+        for key in table:
+            if key not in MCP_KEYS:
+                s.warn(f"{s.file} [{where}] {key}", "unknown key — ignored (a typo?)")
+        command = s.get(where, "command", None, parse_string, None)
+        url = s.get(where, "url", None, parse_url, None)
+        if (command is None) == (url is None):
+            s.warn(f"{s.file} [{where}]", "needs exactly one of command (stdio) or url (HTTP) "
+                   "— server ignored")
+            continue
+        enabled_tools: tuple[str, ...] = s.get(where, "enabled_tools", None, parse_strings, ())
+        servers.append(McpServerConfig(
+            name=str(name),
+            command=command,
+            args=s.get(where, "args", None, parse_strings, ()),
+            env=s.get(where, "env", None, parse_string_table, {}),
+            cwd=s.get(where, "cwd", None, parse_string, None),
+            url=url,
+            headers=s.get(where, "headers", None, parse_string_table, {}),
+            enabled=s.get(where, "enabled", None, parse_bool, True),
+            enabled_tools=enabled_tools if "enabled_tools" in table else None,
+            disabled_tools=s.get(where, "disabled_tools", None, parse_strings, ()),
+            trust=s.get(where, "trust", None, parse_bool, False),
+            startup_timeout=s.get(where, "startup_timeout", None, float_parser(600), 10.0),
+            tool_timeout=s.get(where, "tool_timeout", None, float_parser(), 60.0),
+        ))
+        del s.data[where]
+    return tuple(servers)
+
+
+def print_warnings(config: Config, stream: TextIO | None = None) -> None:
+    """Print each configuration warning once, one line each (stderr by default)."""
+    out = stream if stream is not None else sys.stderr
+    for line in config.warnings:
+        print(line, file=out)

@@ -9,11 +9,21 @@ from __future__ import annotations
 
 
 class SwebashError(Exception):
-    """Base of every error swebash raises on purpose; ``str()`` is a one-line user message."""
+    """Base of every error swebash raises on purpose; ``str()`` is a one-line user message.
+
+    ``kind`` names the family for logs and tool results; ``exit_status`` is what a
+    non-interactive run exits with when this error ends it.
+    """
+
+    kind = "Error"
+    exit_status = 1
 
 
 class ConfigError(SwebashError):
     """The configuration (environment or config.toml) is invalid."""
+
+    kind = "Config"
+    exit_status = 2
 
 
 class ShellError(SwebashError):
@@ -34,6 +44,9 @@ class AiError(SwebashError):
 
 class AiNotConfigured(AiError):
     """No provider could be selected; the message says how to configure one."""
+
+    kind = "NotConfigured"
+    exit_status = 2
 
 
 class ProviderError(AiError):

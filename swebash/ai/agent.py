@@ -179,7 +179,7 @@ async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, 
         raise
     except SwebashError as exc:
         closing_note = f"[this answer failed: {exc}]"
-        yield Error(str(exc))
+        yield Error(str(exc), exit_status=exc.exit_status)
     finally:
         if closing_note:
             _close_early(conversation, exchange, closing_note)

@@ -129,7 +129,7 @@ class DefaultAiService:
         try:
             provider = self.provider()
         except SwebashError as exc:
-            yield Error(str(exc))
+            yield Error(str(exc), exit_status=exc.exit_status)
             return
         text = request.message
         if request.stdin_context:
