@@ -10,6 +10,7 @@ nonce to a private pipe — answer the line, set ``$?`` to the answer's status, 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
@@ -29,9 +30,12 @@ def bash_path() -> str:
     return shutil.which("bash") or "/bin/bash"
 
 
-def exec_bash(args: list[str]) -> int:
-    sys.stdout.flush()
-    sys.stderr.flush()
+def exec_bash(args: list[str], closed_fds: tuple[int, ...] = ()) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    for fd in closed_fds:  # bash gets the std fds its caller closed closed, as bash -c would
+        os.close(fd)
     try:
         os.execv(bash_path(), ["bash", *args])
     except OSError as exc:
@@ -56,15 +60,15 @@ def run_ai(line: str, *, stdin_text: str | None, yes: bool, yes_dangerous: bool)
 
 
 def run_command(command: str, args: list[str], *, login: bool, yes: bool,
-                yes_dangerous: bool) -> int:
+                yes_dangerous: bool, closed_fds: tuple[int, ...] = ()) -> int:
     if is_ai_line(command):
         return run_ai(command, stdin_text=read_stdin_context(), yes=yes,
                       yes_dangerous=yes_dangerous)
-    return exec_bash([*(["-l"] if login else []), "-c", command, *args])
+    return exec_bash([*(["-l"] if login else []), "-c", command, *args], closed_fds)
 
 
-def run_file(path: str, args: list[str], *, login: bool) -> int:
-    return exec_bash([*(["-l"] if login else []), path, *args])
+def run_file(path: str, args: list[str], *, login: bool, closed_fds: tuple[int, ...] = ()) -> int:
+    return exec_bash([*(["-l"] if login else []), path, *args], closed_fds)
 
 
 class PipedRunner:

@@ -54,6 +54,7 @@ class Options:
         self.stdin = False
         self.yes = False
         self.yes_dangerous = False
+        self.closed_fds: tuple[int, ...] = ()  # std fds the caller closed (see reserve_std_fds)
 
 
 class UsageError(Exception):
@@ -104,7 +105,35 @@ def parse(argv: list[str], argv0: str) -> Options:
     return opts
 
 
+def reserve_std_fds() -> tuple[int, ...]:
+    """Put /dev/null on whichever of fds 0, 1, 2 the caller closed; return their numbers.
+
+    With fd 0 closed (`swebash <&-`) the first ``os.pipe()`` would get fd 0 and swebash would
+    read its own pipe forever; with fd 1 closed Python's ``sys.stdout`` is None. Holding the
+    numbers with /dev/null keeps every later file off them; before exec'ing bash they are
+    closed again, so `-c` and FILE see exactly the descriptors bash would have seen.
+    """
+    closed: list[int] = []
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            held = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+            if held != fd:
+                os.dup2(held, fd)
+                os.close(held)
+            closed.append(fd)
+    if sys.stdin is None:
+        sys.stdin = open(0, encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
+    if sys.stdout is None:
+        sys.stdout = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
+    return tuple(closed)
+
+
 def main(argv: list[str] | None = None) -> int:
+    closed_fds = reserve_std_fds()
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["--version"]:
         print(f"swebash {__version__}")
@@ -118,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         return policy_main(args[1:])
     try:
         opts = parse(args, sys.argv[0] if sys.argv else "swebash")
+        opts.closed_fds = closed_fds
     except UsageError as exc:
         print(f"swebash: {exc}", file=sys.stderr)
         return 2
@@ -143,9 +173,10 @@ def dispatch(opts: Options) -> int:
 
     if opts.command is not None:
         return batch.run_command(opts.command, opts.args, login=opts.login, yes=opts.yes,
-                                 yes_dangerous=opts.yes_dangerous)
+                                 yes_dangerous=opts.yes_dangerous, closed_fds=opts.closed_fds)
     if opts.file is not None:
-        return batch.run_file(opts.file, opts.args, login=opts.login)
+        return batch.run_file(opts.file, opts.args, login=opts.login,
+                              closed_fds=opts.closed_fds)
     if not opts.interactive and (opts.stdin or not os.isatty(0)):
         return batch.run_piped(login=opts.login, yes=opts.yes,
                                yes_dangerous=opts.yes_dangerous)
@@ -158,6 +189,7 @@ def interactive(opts: Options) -> int:
 
     config = config_mod.load()
     config_mod.print_warnings(config)
+    exit_on_signals()
     rcfile = None if opts.norc else config.paths.rc_file
     session = ShellSession.start(rcfile=rcfile, login=opts.login)
     saved = early_prompt(config, session.cwd)
@@ -169,6 +201,27 @@ def interactive(opts: Options) -> int:
         return run_interactive(config, session)
     finally:
         restore_tty(saved)
+
+
+def exit_on_signals() -> None:
+    """SIGHUP (the window closed), SIGTERM and SIGQUIT end swebash the way `exit` does.
+
+    The handler raises SystemExit in the main thread, so every ``finally`` on the way out runs:
+    the AI loop cancels its tasks (tool process groups are killed, MCP servers stopped), bash
+    gets its SIGHUP (and hangs up its jobs, as bash does), the private temp dir is removed and
+    the terminal modes are restored. Further signals are ignored while that happens.
+    """
+    import signal
+
+    signals = (signal.SIGHUP, signal.SIGTERM, signal.SIGQUIT)
+
+    def on_signal(signum: int, frame: object) -> None:
+        for sig in signals:
+            signal.signal(sig, signal.SIG_IGN)
+        raise SystemExit(128 + signum)
+
+    for sig in signals:
+        signal.signal(sig, on_signal)
 
 
 def early_prompt(config: object, cwd: str) -> list[Any] | None:

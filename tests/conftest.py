@@ -6,6 +6,7 @@ Every test runs with a fresh HOME; nothing reaches the network beyond 127.0.0.1.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,6 +28,12 @@ def hermetic_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local/share"))
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    # Temp files of swebash and of everything it starts land inside this test's tmp_path,
+    # which pytest removes: a run leaves no /tmp/swebash-* behind.
+    tmp = tmp_path / "tmp"
+    tmp.mkdir(exist_ok=True)
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
     for name in SECRET_VARS:
         monkeypatch.delenv(name, raising=False)
     for name in list(os.environ):

@@ -9,14 +9,20 @@ prompt-toolkit's loop would tie them to a loop that dies after the line is read.
 Approach: one daemon thread owns one asyncio loop for the life of the process. The UI submits
 coroutines with ``submit`` and gets a ``concurrent.futures.Future`` back; cancelling that future
 cancels the task in the loop (closing the HTTP stream, killing tool process groups).
+
+Shutdown (``exit``, Ctrl-D, SIGHUP/SIGTERM/SIGQUIT) must leave no process behind: ``close``
+cancels every task still on the loop and waits (bounded) for them to unwind — that is where
+tool process groups are killed — then runs the registered async closers (MCP servers and
+other children started on this loop), and only then stops the loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import threading
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -28,6 +34,11 @@ class AiLoop:
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock = threading.Lock()
+        self._closers: list[Callable[[], Awaitable[None]]] = []
+
+    def at_close(self, closer: Callable[[], Awaitable[None]]) -> None:
+        """Run ``closer()`` on the loop when the loop is closed (after tasks are cancelled)."""
+        self._closers.append(closer)
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
@@ -58,8 +69,27 @@ class AiLoop:
             future.cancel()
             raise
 
-    def close(self) -> None:
+    def close(self, timeout: float = 3.0) -> None:
+        """Cancel what still runs, run the closers, stop the loop; never raises."""
         with self._lock:
             loop, self._loop = self._loop, None
-        if loop is not None:
-            loop.call_soon_threadsafe(loop.stop)
+        if loop is None or loop.is_closed():
+            return
+        closers, self._closers = self._closers, []
+
+        async def shutdown() -> None:
+            me = asyncio.current_task()
+            tasks = [t for t in asyncio.all_tasks() if t is not me]
+            for task in tasks:
+                task.cancel()
+            if tasks:
+                await asyncio.wait(tasks, timeout=timeout / 2)
+            for closer in closers:
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await asyncio.wait_for(closer(), timeout / 2)
+
+        try:
+            asyncio.run_coroutine_threadsafe(shutdown(), loop).result(timeout + 0.5)
+        except BaseException:  # a timeout or a second signal: stop anyway
+            pass
+        loop.call_soon_threadsafe(loop.stop)
