@@ -13,9 +13,8 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from swebash.ai.service import DefaultAiService
-from swebash.api import ChatRequest, Verdict
+from swebash.api import ChatRequest, ToolSchema, Verdict
 from swebash.config import AiConfig, ToolConfig
-from swebash.providers.base import ToolSchema
 from swebash.providers.fake import ScriptedProvider, Turn
 from swebash.safety.gate import DefaultGate
 from swebash.safety.redact import SecretRedactor

@@ -69,6 +69,23 @@ class Verdict:
                 "reasons": list(self.reasons)}
 
 
+# --------------------------------------------------------------------------- tools
+
+# What JSON can hold: tool arguments, schemas and results are JSON values; narrowing them to
+# str/int/... happens once, where a tool reads an argument (tools/schema.py's getters).
+JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
+JsonObject = dict[str, JsonValue]
+
+
+@dataclass(frozen=True)
+class ToolSchema:
+    """A tool as the model sees it: providers turn it into their wire format, nothing more."""
+
+    name: str
+    description: str
+    parameters: JsonObject  # JSON Schema of the arguments object
+
+
 # --------------------------------------------------------------------------- confirmation
 
 

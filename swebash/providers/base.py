@@ -12,18 +12,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from swebash.api import Retrying
+from swebash.api import ToolSchema as ToolSchema  # re-exported for the provider modules
 
 # ------------------------------------------------------------------ neutral conversation model
-
-
-@dataclass(frozen=True)
-class ToolSchema:
-    name: str
-    description: str
-    parameters: dict[str, Any]  # JSON Schema of the arguments object
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import abc
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
+from swebash.api import ToolSchema
 from swebash.config import ToolConfig
-from swebash.providers.base import ToolSchema
 
-Category = Literal["fs", "exec", "web", "meta"]
+Category = Literal["fs", "exec", "web", "meta", "mcp"]
 
 
 @dataclass(frozen=True)
@@ -72,3 +72,15 @@ class ToolExecutor(abc.ABC):
     def preview(self, args: dict[str, Any], ctx: ToolContext) -> str | None:
         """Optional text shown in the confirmation (a diff, a file head)."""
         return None
+
+
+class ToolSource(Protocol):
+    """Tools that appear at run time (MCP servers): all callable by name, some offered."""
+
+    def tools(self) -> Sequence[ToolExecutor]:
+        """Every tool the model may call by name."""
+        ...
+
+    def offered(self) -> Sequence[ToolExecutor]:
+        """The tools whose schemas go into requests (a subset when there are many)."""
+        ...

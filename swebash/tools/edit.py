@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from swebash.api import ToolSchema
 from swebash.errors import ExecutionFailed, SwebashError
-from swebash.providers.base import ToolSchema
 from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
 from swebash.tools.files import read_text, resolve, write_atomic
 

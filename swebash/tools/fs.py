@@ -8,8 +8,8 @@ import stat
 import time
 from typing import Any
 
+from swebash.api import ToolSchema
 from swebash.errors import ExecutionFailed, InvalidArguments
-from swebash.providers.base import ToolSchema
 from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
 from swebash.tools.files import kind_of, read_text, resolve
 

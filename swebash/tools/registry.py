@@ -7,18 +7,23 @@ registry is empty and the engine is a plain chat engine (no tools in requests).
 
 from __future__ import annotations
 
+from swebash.api import ToolSchema
 from swebash.config import ToolConfig
-from swebash.providers.base import ToolSchema
-from swebash.tools.base import Category, ToolExecutor
+from swebash.tools.base import Category, ToolExecutor, ToolSource
 
 
 class ToolRegistry:
     def __init__(self, config: ToolConfig) -> None:
         self.config = config
         self._tools: dict[str, ToolExecutor] = {}
+        self._sources: list[ToolSource] = []
 
     def register(self, tool: ToolExecutor) -> None:
         self._tools[tool.name] = tool
+
+    def add_source(self, source: ToolSource) -> None:
+        """Tools that come and go (MCP servers); they are on whatever the categories say."""
+        self._sources.append(source)
 
     def enabled_categories(self) -> tuple[Category, ...]:
         cats: list[Category] = []
@@ -34,7 +39,8 @@ class ToolRegistry:
 
     def enabled(self) -> list[ToolExecutor]:
         cats = self.enabled_categories()
-        return [t for t in self._tools.values() if t.category in cats]
+        return [t for t in self._tools.values() if t.category in cats] + [
+            t for source in self._sources for t in source.offered()]
 
     def definitions(self) -> list[ToolSchema]:
         return [t.definition() for t in self.enabled()]
@@ -44,7 +50,10 @@ class ToolRegistry:
 
     def get(self, name: str) -> ToolExecutor | None:
         tool = self._tools.get(name)
-        return tool if tool is not None and tool.category in self.enabled_categories() else None
+        if tool is not None:
+            return tool if tool.category in self.enabled_categories() else None
+        return next((t for source in self._sources for t in source.tools() if t.name == name),
+                    None)
 
 
 def default_registry(config: ToolConfig) -> ToolRegistry:

@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from swebash.api import ToolSchema
 from swebash.errors import ExecutionFailed, InvalidArguments, SwebashError
-from swebash.providers.base import ToolSchema
 from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
 from swebash.tools.files import read_text, resolve
 from swebash.tools.fs import list_directory

@@ -18,8 +18,8 @@ from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from swebash.api import ToolSchema
 from swebash.errors import ExecutionFailed, InvalidArguments
-from swebash.providers.base import ToolSchema
 from swebash.tools.base import Category, ToolContext, ToolExecutor, ToolOutput
 
 DDG_URL = "https://html.duckduckgo.com"

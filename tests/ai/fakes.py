@@ -9,9 +9,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from swebash.api import CommandRecord, ConfirmAnswer, ConfirmHook, ConfirmRequest, Verdict
+from swebash.api import (
+    CommandRecord,
+    ConfirmAnswer,
+    ConfirmHook,
+    ConfirmRequest,
+    ToolSchema,
+    Verdict,
+)
 from swebash.config import ToolConfig
-from swebash.providers.base import ToolSchema
 from swebash.providers.fake import ScriptedProvider
 from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
 from swebash.tools.registry import ToolRegistry, default_registry
