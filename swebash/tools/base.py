@@ -13,9 +13,9 @@ import abc
 import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
-from swebash.api import ToolSchema
+from swebash.api import JsonObject, ToolSchema
 from swebash.config import ToolConfig
 
 Category = Literal["fs", "exec", "web", "meta", "mcp"]
@@ -57,19 +57,19 @@ class ToolExecutor(abc.ABC):
     def definition(self) -> ToolSchema: ...
 
     @abc.abstractmethod
-    async def execute(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+    async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
         """Run the call. ``args`` is already parsed and checked against the schema."""
 
-    def requires_confirmation(self, args: dict[str, Any]) -> bool:
+    def requires_confirmation(self, args: JsonObject) -> bool:
         return False
 
-    def describe_call(self, args: dict[str, Any]) -> str:
+    def describe_call(self, args: JsonObject) -> str:
         return f"{self.name} {args}"
 
-    def gate_subject(self, args: dict[str, Any]) -> GateSubject:
+    def gate_subject(self, args: JsonObject) -> GateSubject:
         return GateSubject("none")
 
-    def preview(self, args: dict[str, Any], ctx: ToolContext) -> str | None:
+    def preview(self, args: JsonObject, ctx: ToolContext) -> str | None:
         """Optional text shown in the confirmation (a diff, a file head)."""
         return None
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 import difflib
 import json
 from pathlib import Path
-from typing import Any
 
-from swebash.api import ToolSchema
+from swebash.api import JsonObject, ToolSchema
 from swebash.errors import ExecutionFailed, SwebashError
 from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
 from swebash.tools.files import read_text, resolve, write_atomic
+from swebash.tools.schema import str_arg
 
 PREVIEW_LINES = 400
 
@@ -49,30 +49,30 @@ class WriteFileTool(ToolExecutor):
                               "required": ["path", "content"],
                           })
 
-    def requires_confirmation(self, args: dict[str, Any]) -> bool:
+    def requires_confirmation(self, args: JsonObject) -> bool:
         return True
 
-    def describe_call(self, args: dict[str, Any]) -> str:
+    def describe_call(self, args: JsonObject) -> str:
         content = str(args.get("content", ""))
         return f"write {args.get('path', '')} ({content.count(chr(10)) + 1} lines)"
 
-    def gate_subject(self, args: dict[str, Any]) -> GateSubject:
+    def gate_subject(self, args: JsonObject) -> GateSubject:
         return GateSubject("write_path", str(args.get("path", "")))
 
-    def preview(self, args: dict[str, Any], ctx: ToolContext) -> str | None:
+    def preview(self, args: JsonObject, ctx: ToolContext) -> str | None:
         try:
-            path = resolve(args["path"], ctx.cwd)
+            path = resolve(str_arg(args, "path"), ctx.cwd)
             old = current_text(path, ctx)
         except SwebashError:
             return None
         if old is None:
-            return "\n".join(str(args["content"]).splitlines()[:PREVIEW_LINES])
-        return unified_diff(old, str(args["content"]), str(args["path"]))
+            return "\n".join(str_arg(args, "content").splitlines()[:PREVIEW_LINES])
+        return unified_diff(old, str_arg(args, "content"), str_arg(args, "path"))
 
-    async def execute(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
-        path = resolve(args["path"], ctx.cwd)
+    async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
+        path = resolve(str_arg(args, "path"), ctx.cwd)
         existed = path.exists()
-        written = write_atomic(path, args["content"])
+        written = write_atomic(path, str_arg(args, "content"))
         verb = "overwrote" if existed else "created"
         return ToolOutput(json.dumps({"path": str(path), "bytes_written": written,
                                       "created": not existed}),
@@ -98,37 +98,37 @@ class EditFileTool(ToolExecutor):
                               "required": ["path", "old_text", "new_text"],
                           })
 
-    def requires_confirmation(self, args: dict[str, Any]) -> bool:
+    def requires_confirmation(self, args: JsonObject) -> bool:
         return True
 
-    def describe_call(self, args: dict[str, Any]) -> str:
+    def describe_call(self, args: JsonObject) -> str:
         return f"edit {args.get('path', '')}"
 
-    def gate_subject(self, args: dict[str, Any]) -> GateSubject:
+    def gate_subject(self, args: JsonObject) -> GateSubject:
         return GateSubject("write_path", str(args.get("path", "")))
 
-    def _edited(self, args: dict[str, Any], ctx: ToolContext) -> tuple[Path, str, str]:
-        path = resolve(args["path"], ctx.cwd)
+    def _edited(self, args: JsonObject, ctx: ToolContext) -> tuple[Path, str, str]:
+        path = resolve(str_arg(args, "path"), ctx.cwd)
         old = current_text(path, ctx)
         if old is None:
             raise ExecutionFailed(f"{path}: no such file (use write_file to create it)")
-        needle = args["old_text"]
+        needle = str_arg(args, "old_text")
         if not needle:
             raise ExecutionFailed("old_text is empty")
         count = old.count(needle)
         if count != 1:
             where = "not found" if count == 0 else f"found {count} times"
             raise ExecutionFailed(f"old_text {where} in {path}; it must match exactly once")
-        return path, old, old.replace(needle, args["new_text"], 1)
+        return path, old, old.replace(needle, str_arg(args, "new_text"), 1)
 
-    def preview(self, args: dict[str, Any], ctx: ToolContext) -> str | None:
+    def preview(self, args: JsonObject, ctx: ToolContext) -> str | None:
         try:
             _, old, new = self._edited(args, ctx)
         except SwebashError:
             return None
-        return unified_diff(old, new, str(args["path"]))
+        return unified_diff(old, new, str_arg(args, "path"))
 
-    async def execute(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+    async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
         path, _, new = self._edited(args, ctx)
         written = write_atomic(path, new)
         return ToolOutput(json.dumps({"path": str(path), "bytes_written": written}),

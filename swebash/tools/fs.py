@@ -6,12 +6,12 @@ import json
 import os
 import stat
 import time
-from typing import Any
 
-from swebash.api import ToolSchema
+from swebash.api import JsonObject, JsonValue, ToolSchema
 from swebash.errors import ExecutionFailed, InvalidArguments
 from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
 from swebash.tools.files import kind_of, read_text, resolve
+from swebash.tools.schema import str_arg
 
 MAX_LIST = 500
 
@@ -36,16 +36,16 @@ class FilesystemTool(ToolExecutor):
             "required": ["operation", "path"],
         })
 
-    def describe_call(self, args: dict[str, Any]) -> str:
+    def describe_call(self, args: JsonObject) -> str:
         verb = {"read": "read", "list": "list", "exists": "exists?", "metadata": "stat"}
         return f"{verb.get(str(args.get('operation')), 'fs')} {args.get('path', '')}"
 
-    def gate_subject(self, args: dict[str, Any]) -> GateSubject:
+    def gate_subject(self, args: JsonObject) -> GateSubject:
         return GateSubject("read_path", str(args.get("path", "")))
 
-    async def execute(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
-        path = resolve(args["path"], ctx.cwd)
-        op = args["operation"]
+    async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
+        path = resolve(str_arg(args, "path"), ctx.cwd)
+        op = str_arg(args, "operation")
         if op == "read":
             text = read_text(path, ctx.config.fs_max_size)
             lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
@@ -78,7 +78,7 @@ def list_directory(path: str) -> ToolOutput:
         raise ExecutionFailed(f"{path}: not a directory") from None
     except OSError as exc:
         raise ExecutionFailed(f"{path}: {exc.strerror}") from None
-    shown = []
+    shown: list[JsonValue] = []
     for entry in entries[:MAX_LIST]:
         try:
             info = entry.stat(follow_symlinks=False)
@@ -86,7 +86,7 @@ def list_directory(path: str) -> ToolOutput:
                           "size": info.st_size})
         except OSError:
             shown.append({"name": entry.name, "type": "unknown", "size": 0})
-    result: dict[str, Any] = {"path": path, "entries": shown}
+    result: JsonObject = {"path": path, "entries": shown}
     if len(entries) > MAX_LIST:
         result["truncated"] = f"{len(entries) - MAX_LIST} more entries not shown"
     return ToolOutput(json.dumps(result), summary=f"{len(entries)} entries",

@@ -8,8 +8,8 @@ would cost a round trip for nothing. Defaults from the schema are filled in.
 from __future__ import annotations
 
 import json
-from typing import Any
 
+from swebash.api import JsonObject, JsonValue
 from swebash.errors import InvalidArguments
 
 TYPES: dict[str, tuple[type, ...]] = {
@@ -22,7 +22,26 @@ TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def parse_arguments(raw: str | dict[str, Any] | None) -> dict[str, Any]:
+def str_arg(args: JsonObject, name: str) -> str:
+    """A string argument ("" when absent or null); anything else is the model's mistake."""
+    value = args.get(name)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InvalidArguments(f"argument '{name}' must be string, got {type(value).__name__}")
+    return value
+
+
+def int_arg(args: JsonObject, name: str, default: int) -> int:
+    value = args.get(name)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidArguments(f"argument '{name}' must be integer, got {type(value).__name__}")
+    return int(value)
+
+
+def parse_arguments(raw: str | JsonObject | None) -> JsonObject:
     if raw is None or raw == "":
         return {}
     if isinstance(raw, dict):
@@ -39,7 +58,7 @@ def parse_arguments(raw: str | dict[str, Any] | None) -> dict[str, Any]:
     return value
 
 
-def _type_ok(value: Any, expected: str) -> bool:
+def _type_ok(value: JsonValue, expected: str) -> bool:
     kinds = TYPES.get(expected)
     if kinds is None:
         return True
@@ -50,13 +69,20 @@ def _type_ok(value: Any, expected: str) -> bool:
     return isinstance(value, kinds)
 
 
-def validate(schema: dict[str, Any], args: dict[str, Any]) -> dict[str, Any]:
-    properties: dict[str, Any] = schema.get("properties", {})
+def validate(schema: JsonObject, args: JsonObject) -> JsonObject:
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        properties = {}
     checked = {k: v for k, v in args.items() if k in properties}
-    for name in schema.get("required", []):
+    required = schema.get("required")
+    for name in required if isinstance(required, list) else []:
+        if not isinstance(name, str):
+            continue
         if name not in checked or checked[name] is None:
             raise InvalidArguments(f"missing required argument '{name}'")
     for name, spec in properties.items():
+        if not isinstance(spec, dict):
+            continue
         if name not in checked:
             if "default" in spec:
                 checked[name] = spec["default"]
@@ -68,11 +94,14 @@ def validate(schema: dict[str, Any], args: dict[str, Any]) -> dict[str, Any]:
                                    f"{type(value).__name__}")
         if expected == "integer" and isinstance(value, float):
             checked[name] = value = int(value)
-        if "enum" in spec and value not in spec["enum"]:
-            allowed = ", ".join(map(str, spec["enum"]))
+        enum = spec.get("enum")
+        if isinstance(enum, list) and value not in enum:
+            allowed = ", ".join(map(str, enum))
             raise InvalidArguments(f"argument '{name}' must be one of: {allowed}")
-        if "minimum" in spec and isinstance(value, int | float) and value < spec["minimum"]:
-            raise InvalidArguments(f"argument '{name}' must be at least {spec['minimum']}")
-        if "maximum" in spec and isinstance(value, int | float) and value > spec["maximum"]:
-            raise InvalidArguments(f"argument '{name}' must be at most {spec['maximum']}")
+        low, high = spec.get("minimum"), spec.get("maximum")
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if isinstance(low, int | float) and value < low:
+                raise InvalidArguments(f"argument '{name}' must be at least {low}")
+            if isinstance(high, int | float) and value > high:
+                raise InvalidArguments(f"argument '{name}' must be at most {high}")
     return checked

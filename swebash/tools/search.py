@@ -5,14 +5,15 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-from swebash.api import ToolSchema
+from swebash.api import JsonObject, JsonValue, ToolSchema
 from swebash.errors import ExecutionFailed, InvalidArguments, SwebashError
 from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
 from swebash.tools.files import read_text, resolve
 from swebash.tools.fs import list_directory
+from swebash.tools.schema import str_arg
 
 MAX_MATCHES = 200
 MAX_FILES = 5000
@@ -40,21 +41,21 @@ class SearchTextTool(ToolExecutor):
                               "required": ["pattern"],
                           })
 
-    def describe_call(self, args: dict[str, Any]) -> str:
+    def describe_call(self, args: JsonObject) -> str:
         return f"search /{args.get('pattern', '')}/ in {args.get('path', '.')}"
 
-    def gate_subject(self, args: dict[str, Any]) -> GateSubject:
+    def gate_subject(self, args: JsonObject) -> GateSubject:
         return GateSubject("read_path", str(args.get("path", ".")))
 
-    async def execute(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+    async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
         try:
-            regex = re.compile(args["pattern"])
+            regex = re.compile(str_arg(args, "pattern"))
         except re.error as exc:
             raise InvalidArguments(f"bad pattern: {exc}") from None
-        root = resolve(args.get("path") or ".", ctx.cwd)
+        root = resolve(str_arg(args, "path") or ".", ctx.cwd)
         if not root.exists():
             raise ExecutionFailed(f"{root}: no such file or directory")
-        matches: list[dict[str, Any]] = []
+        matches: list[JsonValue] = []
         files = 0
         for path in walk(str(root)):
             files += 1
@@ -71,12 +72,12 @@ class SearchTextTool(ToolExecutor):
                     if len(matches) >= MAX_MATCHES:
                         break
         capped = len(matches) >= MAX_MATCHES or files > MAX_FILES
-        result: dict[str, Any] = {"matches": matches, "truncated": capped}
+        result: JsonObject = {"matches": matches, "truncated": capped}
         return ToolOutput(json.dumps(result), summary=f"{len(matches)} matches",
                           truncated=capped)
 
 
-def walk(root: str) -> Any:
+def walk(root: str) -> Iterator[str]:
     if os.path.isfile(root):
         yield root
         return
@@ -97,14 +98,14 @@ class ListFilesTool(ToolExecutor):
                                     "description": "Directory path (default: current)"}},
         })
 
-    def describe_call(self, args: dict[str, Any]) -> str:
+    def describe_call(self, args: JsonObject) -> str:
         return f"list {args.get('path') or '.'}"
 
-    def gate_subject(self, args: dict[str, Any]) -> GateSubject:
+    def gate_subject(self, args: JsonObject) -> GateSubject:
         return GateSubject("read_path", str(args.get("path") or "."))
 
-    async def execute(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
-        return list_directory(str(resolve(args.get("path") or ".", ctx.cwd)))
+    async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
+        return list_directory(str(resolve(str_arg(args, "path") or ".", ctx.cwd)))
 
 
 class TaskCompleteTool(ToolExecutor):
@@ -120,9 +121,9 @@ class TaskCompleteTool(ToolExecutor):
                               "required": ["summary"],
                           })
 
-    def describe_call(self, args: dict[str, Any]) -> str:
+    def describe_call(self, args: JsonObject) -> str:
         return "task complete"
 
-    async def execute(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
-        return ToolOutput(json.dumps({"status": "complete", "summary": args["summary"]}),
+    async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
+        return ToolOutput(json.dumps({"status": "complete", "summary": str_arg(args, "summary")}),
                           summary="task complete")

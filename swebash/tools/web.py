@@ -15,12 +15,16 @@ import html
 import json
 import time
 from html.parser import HTMLParser
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
-from swebash.api import ToolSchema
+if TYPE_CHECKING:
+    import httpx
+
+from swebash.api import JsonObject, ToolSchema
 from swebash.errors import ExecutionFailed, InvalidArguments
 from swebash.tools.base import Category, ToolContext, ToolExecutor, ToolOutput
+from swebash.tools.schema import int_arg, str_arg
 
 DDG_URL = "https://html.duckduckgo.com"
 BRAVE_URL = "https://api.search.brave.com"
@@ -122,16 +126,16 @@ class WebSearchTool(ToolExecutor):
                               "required": ["query"],
                           })
 
-    def describe_call(self, args: dict[str, Any]) -> str:
+    def describe_call(self, args: JsonObject) -> str:
         return f"search the web: {args.get('query', '')}"
 
-    async def execute(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
-        query = str(args["query"]).strip()
+    async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
+        query = str_arg(args, "query").strip()
         if not query:
             raise InvalidArguments("query is empty")
         if len(query) > MAX_QUERY:
             raise InvalidArguments(f"query is longer than {MAX_QUERY} characters")
-        count = int(args.get("num_results") or 5)
+        count = int_arg(args, "num_results", 5) or 5
         await rate_limit()
         provider = ctx.config.web_provider.lower()
         if provider not in ("duckduckgo", "brave"):
@@ -139,14 +143,15 @@ class WebSearchTool(ToolExecutor):
                                   "(SWEBASH_AI_WEB_PROVIDER: duckduckgo or brave)")
         if provider == "brave" and not ctx.config.brave_api_key:
             raise ExecutionFailed("Brave Search needs BRAVE_API_KEY")
-        if ctx.config.brave_api_key:
+        if provider == "brave":  # a key alone does not switch providers: the setting does
             results = await self._brave(query, count, ctx)
         else:
             results = await self._duckduckgo(query, ctx)
         results = results[:count]
         return ToolOutput(json.dumps(results), summary=f"{len(results)} results")
 
-    async def _get(self, ctx: ToolContext, method: str, url: str, **kwargs: Any) -> Any:
+    async def _get(self, ctx: ToolContext, method: str, url: str,
+                   **kwargs: Any) -> httpx.Response:
         import httpx
 
         try:

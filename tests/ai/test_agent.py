@@ -340,4 +340,4 @@ def test_not_configured_status_and_error(tmp_path: Path) -> None:
     status = asyncio.run(svc.status())
     assert not status.configured and "OPENAI_API_KEY" in status.message
     events = events_of(svc, "x")
-    assert events == [Error("AI is not configured: set OPENAI_API_KEY")]
+    assert events == [Error("AI is not configured: set OPENAI_API_KEY", exit_status=2)]

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs
 import pytest
 
 from swebash.config import ToolConfig
-from swebash.errors import ExecutionFailed
+from swebash.errors import ExecutionFailed, InvalidArguments
 from swebash.tools import web
 from swebash.tools.base import ToolContext
 from swebash.tools.web import WebSearchTool, decode_link
@@ -107,11 +107,19 @@ def test_throttled_page_is_an_error_not_no_results(site: str) -> None:
         search(site, {"query": "x"})
 
 
-def test_brave_when_key_is_set(site: str) -> None:
-    results = search(site, {"query": "x", "num_results": 3}, brave_api_key="bk")
+def test_brave_when_chosen_and_key_is_set(site: str) -> None:
+    results = search(site, {"query": "x", "num_results": 3}, brave_api_key="bk",
+                     web_provider="brave")
     assert results == [{"title": "Brave hit", "url": "https://b.example/",
                         "snippet": "from & brave"}]
     assert Handler.seen[-1]["token"] == "bk"
+
+
+def test_a_brave_key_alone_does_not_override_duckduckgo(site: str) -> None:
+    results = search(site, {"query": "python sse", "num_results": 1}, brave_api_key="bk",
+                     web_provider="duckduckgo")
+    assert results[0]["title"] == "SSE guide"
+    assert "token" not in Handler.seen[-1]
 
 
 def test_network_failure_is_a_tool_error() -> None:
@@ -120,7 +128,7 @@ def test_network_failure_is_a_tool_error() -> None:
 
 
 def test_query_limits() -> None:
-    with pytest.raises(Exception, match="longer than 500"):
+    with pytest.raises(InvalidArguments, match="longer than 500"):
         search("http://127.0.0.1:9", {"query": "q" * 501})
 
 
