@@ -30,6 +30,10 @@ __sb_kept=0
 __sb_seq=0
 __sb_emitted=0
 __sb_cmd=
+# The user's own prompt (swebash/shell/userprompt.py): PS1/PS2 and PROMPT_COMMAND as the rc file
+# or a command left them. Bash's own PS1 stays empty so bash never draws a prompt; __sb_state
+# runs the user's PROMPT_COMMAND as bash would before a prompt and hands swebash ${PS1@P}.
+__sb_ps1= __sb_ps2= __sb_upc=() __sb_live=0 __sb_in_upc=0
 unset HISTFILE
 HISTCONTROL=ignorespace
 HISTIGNORE='__sb_*:[ ]__sb_*'
@@ -51,8 +55,10 @@ __sb_handover() {
 # which swebash takes as "your line was interrupted").
 __sb_prompt() {
   local s=$?
+  [[ $__sb_in_upc == 1 ]] && return "$s"  # "x;$PROMPT_COMMAND" kept in the user's commands
   if [[ $__sb_emitted != 1 ]]; then
     __sb_status=$s
+    __sb_state
     __sb_emit
     (( __sb_seq == 0 )) || __sb_handover
   fi
@@ -60,6 +66,7 @@ __sb_prompt() {
 }
 __sb_pre() {
   __sb_seq=$1 __sb_emitted=0 __sb_kept=0 __sb_cmd=
+  PS1=$__sb_ps1 PS2=$__sb_ps2 __sb_live=1  # the command sees the user's prompt (venv activate)
   IFS= read -r -d '' __sb_cmd < "$__sb_dir/cmd"
   [[ -n $__sb_cmd && $__sb_cmd != [[:space:]]* ]] && history -s -- "$__sb_cmd"
   __sb_cmd=$'{ __sb_restore "$__sb_last"; } 2>/dev/null\n'$__sb_cmd
@@ -80,8 +87,7 @@ __sb_post() {
   local s=$?
   [[ $__sb_kept == 1 ]] || __sb_status=$s
   # swebash draws the prompt; a venv's activate or a user's PS1= must not make bash print one
-  [[ -z $PS1$PS0 ]] || PS1='' PS0=''
-  [[ ${PROMPT_COMMAND[0]} == __sb_prompt ]] || PROMPT_COMMAND=(__sb_prompt "${PROMPT_COMMAND[@]}")
+  __sb_state
   __sb_emit
   __sb_handover
 }
@@ -92,6 +98,43 @@ __sb_hidden() {
   __sb_emit
 }
 __sb_env() { env -0; }
+__sb_setstatus() { return "$1"; }
+# Take over what a command did to PROMPT_COMMAND: an assignment that drops __sb_prompt replaces
+# the user's commands, one that keeps it ("x;$PROMPT_COMMAND", +=(x)) adds to them.
+__sb_adopt_pc() {
+  local e mentions=0
+  local -a fresh=()
+  for e in "${PROMPT_COMMAND[@]}"; do
+    [[ $e == *__sb_prompt* ]] && mentions=1
+    [[ $e == __sb_prompt || -z $e ]] || fresh+=("$e")
+  done
+  if (( mentions )); then __sb_upc+=("${fresh[@]}"); else __sb_upc=("${fresh[@]}"); fi
+  PROMPT_COMMAND=(__sb_prompt)
+}
+# Before each swebash prompt: adopt PS1/PS2 a command set, run the user's PROMPT_COMMAND with $?
+# of the command (at most once per prompt, as bash does), expand the prompts with ${…@P} and
+# leave "$-, count of user prompt commands, PS1, PS2" NUL-separated for swebash; bash's own
+# prompts are then emptied again.
+__sb_state() {
+  __sb_adopt_pc
+  (( __sb_live )) && __sb_ps1=$PS1 __sb_ps2=$PS2
+  __sb_live=0
+  if (( ${#__sb_upc[@]} )); then
+    PS1=$__sb_ps1 PS2=$__sb_ps2 __sb_in_upc=1
+    local __sb_c
+    [[ $- == *e* ]] || __sb_setstatus "$__sb_status"  # set -e would end the shell
+    for __sb_c in "${__sb_upc[@]}"; do eval "$__sb_c"; done
+    __sb_ps1=$PS1 __sb_ps2=$PS2 __sb_in_upc=0
+    __sb_adopt_pc
+  fi
+  local p1= p2=
+  if [[ -n $__sb_ps1 ]]; then
+    [[ $- == *e* ]] || __sb_setstatus "$__sb_status"; p1=${__sb_ps1@P}
+    [[ $- == *e* ]] || __sb_setstatus "$__sb_status"; p2=${__sb_ps2@P}
+  fi
+  printf '%s\0%s\0%s\0%s\0' "$-" "${#__sb_upc[@]}" "$p1" "$p2" >| "$__sb_dir/prompt"
+  PS1='' PS2='' PS0=''
+}
 # Programmable completion: bash-completion's loader when installed, otherwise the command's own
 # completion file (git ships one even where bash-completion is absent).
 __sb_load_completion() {
@@ -170,12 +213,9 @@ fi
 """
 
 AFTER_RC = r"""
-__sb_user_pc=("${PROMPT_COMMAND[@]}")
-PROMPT_COMMAND=(__sb_prompt)
-for __sb_x in "${__sb_user_pc[@]}"; do
-  [[ $__sb_x == __sb_prompt ]] || PROMPT_COMMAND+=("$__sb_x")
-done
-unset __sb_x __sb_user_pc HISTFILE
+__sb_adopt_pc
+__sb_ps1=$PS1 __sb_ps2=$PS2
+unset HISTFILE
 PS1='' PS2='' PS0=''
 export -n PS1 PS2 PS0
 [[ $HISTIGNORE == *'__sb_*'* ]] || HISTIGNORE="__sb_*:[ ]__sb_*${HISTIGNORE:+:$HISTIGNORE}"

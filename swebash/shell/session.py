@@ -48,6 +48,7 @@ from swebash.shell.pty import (
     take_pending_input,
     write_all,
 )
+from swebash.shell.userprompt import PromptState, read_prompt_state
 
 POLL = 0.2  # seconds between liveness checks while waiting for output
 # escape sequences (arrow keys…) and control bytes other than tab and newline
@@ -312,6 +313,16 @@ class ShellSession:
             return False
         self._pending_hidden = None
         return True
+
+    def prompt_state(self) -> PromptState:
+        """The user's expanded PS1/PS2 and bash's ``$-`` as of the last prompt."""
+        return read_prompt_state(Path(self.dir, "prompt"))
+
+    def refresh_prompt(self, timeout: float = 1.0) -> None:
+        """Run the user's PROMPT_COMMAND and expand PS1 again without a command (an empty
+        line at the prompt makes bash do that too)."""
+        if self.alive:
+            self._hidden("__sb_state", timeout)
 
     def needs_more_input(self, text: str) -> bool:
         from swebash.shell.continuation import needs_more_input

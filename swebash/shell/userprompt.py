@@ -1,0 +1,51 @@
+"""The user's own prompt and shell options, as the session's bash left them before a prompt.
+
+Before every swebash prompt, bash's ``__sb_state`` (bashinit.py) runs the user's PROMPT_COMMAND
+exactly once with ``$?`` of the last command, expands PS1 and PS2 with ``${PS1@P}`` (so
+``\\u \\h \\w``, colours, ``$(…)`` and starship's ``$(starship prompt …)`` are bash's own work)
+and writes four NUL-terminated fields to ``<session dir>/prompt``:
+
+    $-  NUL  number of user PROMPT_COMMAND entries  NUL  expanded PS1  NUL  expanded PS2  NUL
+
+Bash's own PS1 stays empty, so bash never draws a prompt of its own. An empty PS1 field means
+the user has no prompt and swebash draws its default one. Pure parsing, no I/O but one read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class PromptState:
+    flags: str = "himBH"  # bash's $- (histexpand is on when it holds H)
+    prompt_commands: int = 0  # how many PROMPT_COMMAND entries the user has
+    ps1: str = ""  # expanded; \x01…\x02 around non-printing parts (from \[…\])
+    ps2: str = ""
+
+    @property
+    def histexpand(self) -> bool:
+        return "H" in self.flags
+
+    @property
+    def has_prompt(self) -> bool:
+        return bool(self.ps1)
+
+
+def parse_prompt_state(data: bytes) -> PromptState:
+    fields = data.decode("utf-8", "replace").split("\0")
+    if len(fields) < 4:
+        return PromptState()
+    try:
+        count = int(fields[1] or 0)
+    except ValueError:
+        count = 0
+    return PromptState(fields[0], count, fields[2], fields[3])
+
+
+def read_prompt_state(path: Path) -> PromptState:
+    try:
+        return parse_prompt_state(path.read_bytes())
+    except OSError:
+        return PromptState()
