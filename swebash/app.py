@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from swebash.api import (
     AiService,
@@ -23,9 +24,15 @@ from swebash.api import (
 from swebash.config import Config
 from swebash.errors import SwebashError
 
+if TYPE_CHECKING:
+    from swebash.ai.platform import AiPlatform
 
-def build_ai_service(config: Config, context: TerminalContext | None = None) -> AiService:
-    """Wire the real engine: provider factory, tools, safety gate, redactor, audit log."""
+
+def build_ai_service(config: Config, context: TerminalContext | None = None,
+                     platform: AiPlatform | None = None) -> AiService:
+    """Wire the real engine: provider factory, tools, safety gate, redactor, audit log, and the
+    platform (stored conversation, MCP servers as a tool source, AGENTS.md)."""
+    from swebash.ai.platform import build_platform
     from swebash.ai.service import DefaultAiService
     from swebash.providers.select import create_provider
     from swebash.safety.audit import AuditLog
@@ -34,14 +41,23 @@ def build_ai_service(config: Config, context: TerminalContext | None = None) -> 
     from swebash.tools.registry import default_registry
 
     redactor = SecretRedactor(config.environ, config.ai.secret_values())
+    if platform is None:
+        platform = build_platform(config, context.cwd if context is not None else os.getcwd)
+    registry = default_registry(config.ai.tools)
+    if platform.mcp is not None:
+        registry.add_source(platform.mcp)
     return DefaultAiService(
         config=config.ai,
         provider_factory=create_provider,
-        registry=default_registry(config.ai.tools),
+        registry=registry,
         gate=DefaultGate(config.policy, home=str(config.paths.home)),
         redactor=redactor,
         terminal=context,
-        audit=AuditLog(config.paths.audit_file, redactor),
+        audit=AuditLog(config.paths.audit_file, redactor) if config.paths.persistent else None,
+        conversation=platform.conversation,
+        mcp=platform.mcp,
+        user_instructions=config.paths.user_instructions,
+        compact_after_bytes=config.sessions.compact_after_bytes,
     )
 
 

@@ -102,7 +102,6 @@ async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, 
                    ) -> AsyncGenerator[AiEvent, None]:
     """Answer one user message, yielding events; commits the exchange to ``conversation``."""
     exchange: list[Message] = [user]
-    tools = agent.registry.definitions()
     agent.metrics.turns += 1
     closing_note = ""
     try:
@@ -110,6 +109,7 @@ async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, 
             agent.metrics.iterations += 1
             agent.metrics.depth(iteration)
             end: TurnEnd | None = None
+            tools = agent.registry.definitions()  # per request: MCP schemas may be loaded
             stream = agent.provider.stream(system, conversation.messages() + exchange, tools)
             async with contextlib.aclosing(stream):  # closed now, even if our consumer stops
                 async for turn_event in stream:
@@ -148,10 +148,15 @@ async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, 
             runnable = [p for p in prepared if p.result is None]
             for p in runnable:
                 yield ToolExecuting(p.call.name, p.call.id)
+            started = time.monotonic()
             try:
                 await asyncio.gather(*(_execute(agent, p, ctx) for p in runnable))
             except asyncio.CancelledError:
                 ctx.cancel.set()
+                for p in runnable:  # interrupted runs are audited too, with their outcome
+                    if p.result is None:
+                        p.duration_ms = (time.monotonic() - started) * 1000
+                        _audit(agent, p, outcome="interrupted")
                 raise
             results: list[Message] = []
             for p in prepared:
@@ -242,7 +247,9 @@ async def _decide(agent: Agent, p: _Prepared, ctx: ToolContext,
         p.result = error_result("PermissionDenied", reasons)
         p.approved_by = "refused"
         return
-    must_ask = p.verdict.decision == "ask" or subject.kind == "write_path"
+    must_ask = (p.verdict.decision == "ask" or subject.kind == "write_path"
+                # an untrusted MCP server's tools ask for every call (built-ins ask per verdict)
+                or (p.tool.category == "mcp" and p.tool.requires_confirmation(p.args)))
     if not must_ask:
         return
     if not agent.config.require_confirmation and not p.verdict.dangerous:
@@ -290,10 +297,14 @@ async def _execute(agent: Agent, p: _Prepared, ctx: ToolContext) -> None:
     p.duration_ms = (time.monotonic() - started) * 1000
 
 
-def _audit(agent: Agent, p: _Prepared) -> None:
+def _audit(agent: Agent, p: _Prepared, outcome: str | None = None) -> None:
     if agent.audit is None:
         return
+    if outcome is None:
+        outcome = "ok" if p.ok else ("not run" if p.approved_by in ("refused", "declined")
+                                     else "failed")
     agent.audit.record(tool=p.call.name, arguments=p.args or p.call.arguments,
                        decision=p.verdict.decision, dangerous=p.verdict.dangerous,
-                       approved_by=p.approved_by, ok=p.ok, exit_code=p.exit_code,
+                       approved_by=p.approved_by, ok=p.ok and outcome == "ok",
+                       outcome=outcome, exit_code=p.exit_code,
                        duration_ms=round(p.duration_ms), truncated=p.truncated)

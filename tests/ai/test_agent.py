@@ -258,9 +258,10 @@ def test_audit_log_lines_are_written_and_redacted(tmp_path: Path) -> None:
 
 def test_cancellation_kills_a_running_tool(tmp_path: Path) -> None:
     marker = tmp_path / "pid"
+    log = tmp_path / "audit.jsonl"
     provider = ScriptedProvider([Turn(calls=(("execute_command", json.dumps(
         {"command": f"echo $$ > {marker}; sleep 100 & wait"})),))])
-    svc = service(provider, tmp_path)
+    svc = service(provider, tmp_path, audit=AuditLog(log, PatternRedactor("unused")))
 
     async def go() -> None:
         async def consume() -> None:
@@ -274,9 +275,7 @@ def test_cancellation_kills_a_running_tool(tmp_path: Path) -> None:
         with pytest.raises(asyncio.CancelledError):
             await task
 
-    started = time.monotonic()
     asyncio.run(go())
-    assert time.monotonic() - started < 10
     import os
     pgid = int(marker.read_text())
     deadline = time.monotonic() + 5
@@ -289,6 +288,9 @@ def test_cancellation_kills_a_running_tool(tmp_path: Path) -> None:
     else:
         pytest.fail("process group survived cancellation")
     assert is_consistent(svc.conversation.messages())
+    (entry,) = [json.loads(line) for line in log.read_text().splitlines()]
+    assert entry["tool"] == "execute_command" and entry["outcome"] == "interrupted"
+    assert entry["ok"] is False
 
 
 def test_plain_chat_mode_sends_no_tools(tmp_path: Path) -> None:
