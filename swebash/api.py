@@ -7,8 +7,9 @@ loop and the tools agree on shapes without importing one another:
   read by the AI to answer ``? why did that fail``.
 * ``Verdict``: the safety gate's decision about one tool call.
 * ``ConfirmRequest`` / ``ConfirmAnswer`` / ``ConfirmHook``: how the engine asks the UI for y/N.
-* ``AiEvent``: the streamed events of one AI turn (seed 000/004 names).
-* ``AiService``: the one interface the UI uses to talk to the AI half (seed 001).
+* ``AiEvent``: the streamed events of one AI turn (text deltas, tool start/run/end, done,
+  error, retrying, usage).
+* ``AiService``: the one interface the UI uses to talk to the AI half.
 """
 
 from __future__ import annotations
@@ -237,7 +238,7 @@ class AiStats:
 
 
 class AiService(Protocol):
-    """What the UI may ask of the AI half (seed 001's AiService)."""
+    """What the UI may ask of the AI half; nothing in the UI reaches around it."""
 
     async def chat(self, request: ChatRequest, confirm: ConfirmHook | None = None
                    ) -> ChatResponse: ...

@@ -65,7 +65,8 @@ class StreamInterrupted(ProviderError):
 
 
 class ToolError(AiError):
-    """A tool call failed; ``kind`` is one of the seed-004 error types."""
+    """A tool call failed; ``kind`` is the error type the model sees (InvalidArguments,
+    ExecutionFailed, PermissionDenied, NotFound, UserDeclined)."""
 
     kind = "ExecutionFailed"
 

@@ -1,11 +1,12 @@
-"""The tool loop (seed 000 ``chat_with_tools``, seed 004 flows) as an async generator of events.
+"""The tool loop (ask the model, gate and run its tool calls, feed results back) as an async
+generator of events.
 
 One turn: stream the model's answer; if it asked for tools, prepare each call in order (parse
 and check the arguments, find the tool, ask the safety gate, ask the user when the gate says so
 — one question at a time, in call order), run the approved calls concurrently, hand every
 result back in the original order, and loop until a turn has no tool calls, ``task_complete``
 is called, or the iteration limit is reached. Every failure becomes a tool result the model
-reads (seed 004's ``{"error": true, "type", "message"}``), never an exception.
+reads (``{"error": true, "type": …, "message": …}``), never an exception.
 
 Memory stays consistent whatever happens: the turn's messages are committed to the
 conversation only as whole units (an assistant turn with ALL its results), and a turn that ends

@@ -1,4 +1,4 @@
-"""Engine metrics (seed 000 "Metrics & Observability")."""
+"""Engine metrics: turns, iterations, tokens and per-tool calls, durations and failures."""
 
 from __future__ import annotations
 

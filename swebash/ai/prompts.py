@@ -1,4 +1,4 @@
-"""System prompts (seed 000 "System Prompt Updates") and parsers for strict-format replies."""
+"""System prompts (chat, translate, explain, autocomplete) and parsers for strict-format replies."""
 
 from __future__ import annotations
 

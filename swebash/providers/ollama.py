@@ -1,7 +1,7 @@
 """Ollama's native /api/chat over httpx (NDJSON, one JSON object per line).
 
 Tool calls arrive whole (never fragmented) in ``done: false`` chunks; their ``arguments`` are
-an object, or — from older servers and some proxies (seed 003) — a JSON string: both are
+an object, or — from older servers and some proxies — a JSON string: both are
 accepted. Going back, Ollama insists on an object, so arguments are re-parsed for the wire.
 A stream that closes without a ``done: true`` line, or carries an ``{"error": …}`` line, ends
 the turn with a clear error.

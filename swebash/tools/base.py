@@ -1,10 +1,11 @@
-"""Tool SPI (seed 000's ToolExecutor and ToolRegistry).
+"""Tool SPI: a tool is a ToolExecutor with one required method, ``execute``.
 
 A tool has one required method, ``execute``; ``definition``, ``requires_confirmation`` and
 ``describe_call`` are plain data about it. Tools never prompt the user and never decide whether
 they may run: the agent loop asks the safety gate (``gate_subject``) and, if the gate says
 ``ask``, the UI. A tool signals failure by raising ``swebash.errors.ToolError`` subclasses; the
-loop turns every failure into a tool result the model sees (seed 004's error format).
+loop turns every failure into a tool result the model sees
+(``{"error": true, "type": …, "message": …}``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``write_file`` and ``edit_file`` (seed 003, seed 000 v2): always confirmed, atomic writes.
+"""``write_file`` and ``edit_file``: always confirmed, atomic writes.
 
 ``preview`` gives the confirmation panel a unified diff (or the new file's head) computed from
 the file as it is now, so the user approves exactly the change that will be made.

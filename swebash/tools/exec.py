@@ -1,4 +1,4 @@
-"""``execute_command`` (seed 000): run a command in a fresh bash, with bounded output.
+"""``execute_command``: run a command in a fresh bash, with bounded output.
 
 Design note. The command runs as ``bash -c`` in its own session (process group), with the shell
 session's cwd and exported environment and stdin from /dev/null. Output is read as it comes into
@@ -18,8 +18,8 @@ import signal
 import time
 from typing import Any
 
+from swebash.api import ToolSchema
 from swebash.errors import ExecutionFailed, InvalidArguments
-from swebash.providers.base import ToolSchema
 from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
 
 STREAM_CAP = 100 * 1024

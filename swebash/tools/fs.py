@@ -1,4 +1,4 @@
-"""``filesystem`` (seed 000): read | list | exists | metadata. Never writes."""
+"""``filesystem``: read | list | exists | metadata. Never writes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""ToolRegistry (seed 000): the tools the model may call, filtered by enabled category.
+"""ToolRegistry: the tools the model may call, filtered by enabled category.
 
 Built-ins register through ``register`` exactly as third-party tools would. ``task_complete``
 (category ``meta``) is offered whenever any other category is on; with every category off the

@@ -1,5 +1,6 @@
-"""Tool arguments: parse what the model sent (JSON text or an object, seed 003) and check it
-against the tool's JSON Schema subset (object, required, types, enum, minimum/maximum).
+"""Tool arguments: parse what the model sent (JSON text, a doubly encoded string, or an
+object) and check it against the tool's JSON Schema subset (object, required, types, enum,
+minimum/maximum).
 
 Unknown keys are ignored rather than rejected: models add harmless extras, and refusing them
 would cost a round trip for nothing. Defaults from the schema are filled in.

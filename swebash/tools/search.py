@@ -1,4 +1,4 @@
-"""``search_text`` (grep-like), ``list_files`` (seed 003) and ``task_complete`` (seed 003)."""
+"""``search_text`` (grep-like), ``list_files`` and ``task_complete`` (the model says it is done)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``web_search`` (seed 000): DuckDuckGo's HTML endpoint without a key, or Brave Search with
+"""``web_search``: DuckDuckGo's HTML endpoint without a key, or Brave Search with
 BRAVE_API_KEY, over httpx.
 
 DuckDuckGo: POST the form to ``/html/``; results are ``a.result__a`` (title, link) and
