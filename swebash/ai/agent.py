@@ -22,7 +22,6 @@ import json
 import time
 from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from swebash.ai.conversation import Conversation
 from swebash.ai.metrics import Metrics
@@ -34,6 +33,8 @@ from swebash.api import (
     Delta,
     Done,
     Error,
+    JsonObject,
+    JsonValue,
     Retrying,
     ToolCallEnd,
     ToolCallStart,
@@ -83,7 +84,7 @@ class Agent:
 class _Prepared:
     call: ToolCall
     tool: ToolExecutor | None = None
-    args: dict[str, Any] = field(default_factory=dict)
+    args: JsonObject = field(default_factory=dict)
     verdict: Verdict = field(default_factory=lambda: Verdict("allow"))
     approved_by: str = "auto"
     result: str | None = None  # set when the call will not run
@@ -94,7 +95,7 @@ class _Prepared:
     truncated: bool = False
 
 
-def call_key(name: str, args: Mapping[str, Any]) -> str:
+def call_key(name: str, args: Mapping[str, JsonValue]) -> str:
     return name + "\x00" + json.dumps(args, sort_keys=True)
 
 
