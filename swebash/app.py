@@ -6,23 +6,17 @@ in ``-c`` / piped mode), so nothing provider-related is paid for at startup.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import os
-import sys
 from typing import TYPE_CHECKING, TextIO
 
 from swebash.api import (
     AiService,
-    ChatRequest,
     ConfirmAnswer,
     ConfirmHook,
     ConfirmRequest,
-    Error,
     TerminalContext,
 )
 from swebash.config import Config
-from swebash.errors import SwebashError
 
 if TYPE_CHECKING:
     from swebash.ai.platform import AiPlatform
@@ -76,54 +70,16 @@ def noninteractive_confirm(yes: bool, yes_dangerous: bool) -> ConfirmHook | None
 
 def run_ai_line(line: str, *, stdin_text: str | None = None, yes: bool = False,
                 yes_dangerous: bool = False, config: Config | None = None,
-                out: TextIO | None = None, err: TextIO | None = None) -> int:
+                out: TextIO | None = None, err: TextIO | None = None,
+                continue_last: bool = False) -> int:
     """Answer one `? …` / `?? …` line in plain text; return the exit status.
 
     The answer goes to stdout, tool events one line each to stderr. 0 on success; 1 when the
-    provider or the engine failed; 2 when AI is not configured or the line is empty.
+    provider or the engine failed; 2 when AI is not configured or the line is empty. MCP
+    servers the line started are stopped before this returns.
     """
-    from swebash import config as config_mod
-    from swebash.render.plain import PlainPrinter
-    from swebash.router import Ask, Translate, route
+    from swebash.batch_ai import PlainAiHost
 
-    out = out or sys.stdout
-    err = err or sys.stderr
-    routed = route(line)
-    if not isinstance(routed, Ask | Translate) or not routed.text:
-        print("swebash: usage: ? QUESTION  or  ?? TASK", file=err)
-        return 2
-    try:
-        cfg = config
-        if cfg is None:
-            cfg = config_mod.load()
-            config_mod.print_warnings(cfg, err)
-        service = build_ai_service(cfg)
-        if isinstance(routed, Translate):
-            result = asyncio.run(service.translate(routed.text))
-            print(result.command, file=out)
-            if result.explanation:
-                print(f"# {result.explanation}", file=err)
-            return 0
-        printer = PlainPrinter(out, err)
-        request = ChatRequest(routed.text, stdin_context=stdin_text)
-        hook = noninteractive_confirm(yes, yes_dangerous)
-
-        async def turn() -> int:
-            status = 0
-            stream = service.chat_stream(request, confirm=hook)
-            async with contextlib.aclosing(stream):  # a closed stdout closes the request too
-                async for event in stream:
-                    printer.handle(event)
-                    if isinstance(event, Error):
-                        status = event.exit_status
-            return status
-
-        status = asyncio.run(turn())
-        out.flush()
-        return status
-    except SwebashError as exc:
-        print(f"swebash: {exc}", file=err)
-        return exc.exit_status
-    except KeyboardInterrupt:
-        print("swebash: interrupted", file=err)
-        return 130
+    with PlainAiHost(config, yes=yes, yes_dangerous=yes_dangerous, out=out, err=err,
+                     continue_last=continue_last) as host:
+        return host.ask(line, stdin_text)

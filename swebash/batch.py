@@ -17,11 +17,15 @@ import secrets
 import signal
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
-from swebash.router import is_ai_line
+from swebash.router import Ask, Builtin, Translate, route
+
+if TYPE_CHECKING:
+    from swebash.batch_ai import PlainAiHost
 
 STDIN_CONTEXT_LIMIT = 64 * 1024
-AI_CANDIDATE = re.compile(rb"(^|\n)[ \t]*\?")
+AI_CANDIDATE = re.compile(rb"(^|\n)[ \t]*(\?|ai(\s|$))")  # `?`, `??` or an `ai` builtin
 
 
 def bash_path() -> str:
@@ -53,16 +57,31 @@ def read_stdin_context() -> str | None:
     return data.decode("utf-8", "replace") if data else None
 
 
-def run_ai(line: str, *, stdin_text: str | None, yes: bool, yes_dangerous: bool) -> int:
-    from swebash.app import run_ai_line
+def is_ai_line(line: str) -> bool:
+    """`? …`, `?? …` or an `ai …` builtin: answered by swebash, not bash."""
+    return isinstance(route(line), Ask | Translate | Builtin)
 
-    return run_ai_line(line, stdin_text=stdin_text, yes=yes, yes_dangerous=yes_dangerous)
+
+def answer(host: PlainAiHost, line: str, stdin_text: str | None) -> int:
+    if isinstance(route(line), Builtin):
+        return host.builtin(line.strip())
+    return host.ask(line, stdin_text)
+
+
+def run_ai(line: str, *, stdin_text: str | None, yes: bool, yes_dangerous: bool,
+           continue_last: bool = False) -> int:
+    from swebash.batch_ai import PlainAiHost
+
+    with PlainAiHost(yes=yes, yes_dangerous=yes_dangerous, continue_last=continue_last) as host:
+        return answer(host, line, stdin_text)
 
 
 def run_command(command: str, args: list[str], *, login: bool, yes: bool,
-                yes_dangerous: bool, closed_fds: tuple[int, ...] = ()) -> int:
+                yes_dangerous: bool, closed_fds: tuple[int, ...] = (),
+                continue_last: bool = False) -> int:
     if is_ai_line(command):
-        return run_ai(command, stdin_text=read_stdin_context(), yes=yes,
+        stdin_text = None if isinstance(route(command), Builtin) else read_stdin_context()
+        return run_ai(command, stdin_text=stdin_text, yes=yes, continue_last=continue_last,
                       yes_dangerous=yes_dangerous)
     return exec_bash([*(["-l"] if login else []), "-c", command, *args], closed_fds)
 
@@ -72,9 +91,12 @@ def run_file(path: str, args: list[str], *, login: bool, closed_fds: tuple[int, 
 
 
 class PipedRunner:
-    def __init__(self, *, login: bool, yes: bool, yes_dangerous: bool) -> None:
+    def __init__(self, *, login: bool, yes: bool, yes_dangerous: bool,
+                 continue_last: bool = False) -> None:
         self.yes = yes
         self.yes_dangerous = yes_dangerous
+        self.continue_last = continue_last
+        self.ai: PlainAiHost | None = None  # one conversation and MCP set for the whole input
         self.nonce = secrets.token_hex(8)
         self.sync_read, self.sync_fd = os.pipe()  # bash keeps the write end, same number
         self.proc = subprocess.Popen(["bash", *(["-l"] if login else []), "-s"],
@@ -116,6 +138,8 @@ class PipedRunner:
         except KeyboardInterrupt:
             self.proc.terminate()
         finally:
+            if self.ai is not None:
+                self.ai.close()  # MCP server processes end with the input
             if self.proc.stdin is not None:
                 try:
                     self.proc.stdin.close()
@@ -158,13 +182,19 @@ class PipedRunner:
         if is_ai_line(text) and self.at_top_level():
             if not self.sync():
                 return False
-            status = run_ai(text.strip(), stdin_text=None, yes=self.yes,
-                            yes_dangerous=self.yes_dangerous)
+            if self.ai is None:
+                from swebash.batch_ai import PlainAiHost
+
+                self.ai = PlainAiHost(yes=self.yes, yes_dangerous=self.yes_dangerous,
+                                      continue_last=self.continue_last)
+            status = answer(self.ai, text.strip(), None)
             sys.stdout.flush()
             return self.send(f"(exit {status})\n".encode())
         self.pending.append(text)
         return self.send(raw)
 
 
-def run_piped(*, login: bool, yes: bool, yes_dangerous: bool) -> int:
-    return PipedRunner(login=login, yes=yes, yes_dangerous=yes_dangerous).run()
+def run_piped(*, login: bool, yes: bool, yes_dangerous: bool,
+              continue_last: bool = False) -> int:
+    return PipedRunner(login=login, yes=yes, yes_dangerous=yes_dangerous,
+                       continue_last=continue_last).run()

@@ -32,6 +32,7 @@ options:
   -s                read commands from standard input
   --yes             non-interactive AI may run commands the safety gate would ask about
   --yes-dangerous   ... including dangerous ones (implies --yes)
+  --continue        AI lines continue the last conversation begun in this directory
   --version         print the version
   -h, --help        this help
 
@@ -54,6 +55,7 @@ class Options:
         self.stdin = False
         self.yes = False
         self.yes_dangerous = False
+        self.continue_last = False
         self.closed_fds: tuple[int, ...] = ()  # std fds the caller closed (see reserve_std_fds)
 
 
@@ -90,6 +92,8 @@ def parse(argv: list[str], argv0: str) -> Options:
             opts.yes = True
         elif arg == "--yes-dangerous":
             opts.yes = opts.yes_dangerous = True
+        elif arg == "--continue":
+            opts.continue_last = True
         elif len(arg) > 2 and arg[0] == "-" and arg[1] != "-" and set(arg[1:]) <= set("lis"):
             opts.login |= "l" in arg
             opts.interactive |= "i" in arg
@@ -173,13 +177,15 @@ def dispatch(opts: Options) -> int:
 
     if opts.command is not None:
         return batch.run_command(opts.command, opts.args, login=opts.login, yes=opts.yes,
-                                 yes_dangerous=opts.yes_dangerous, closed_fds=opts.closed_fds)
+                                 yes_dangerous=opts.yes_dangerous, closed_fds=opts.closed_fds,
+                                 continue_last=opts.continue_last)
     if opts.file is not None:
         return batch.run_file(opts.file, opts.args, login=opts.login,
                               closed_fds=opts.closed_fds)
     if not opts.interactive and (opts.stdin or not os.isatty(0)):
         return batch.run_piped(login=opts.login, yes=opts.yes,
-                               yes_dangerous=opts.yes_dangerous)
+                               yes_dangerous=opts.yes_dangerous,
+                               continue_last=opts.continue_last)
     return interactive(opts)
 
 

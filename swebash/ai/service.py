@@ -1,9 +1,9 @@
-"""DefaultAiService: the one implementation of ``swebash.api.AiService`` (seed 001).
+"""DefaultAiService: the one implementation of ``swebash.api.AiService``.
 
 Built from injected parts (provider factory, tool registry, safety gate, redactor, terminal
 context, audit log). The provider — and so its SDK — is created on first use, or ahead of time
 by ``warm()`` from a background thread. With every tool category disabled this is a plain chat
-engine: requests carry no tools (seed 001's SimpleChatEngine vs ToolAwareChatEngine).
+engine: requests carry no tools, so the model answers in plain text.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import socket
 import threading
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from swebash.ai.agent import Agent, run_turn
@@ -51,6 +53,10 @@ from swebash.safety.base import Redactor, SafetyGate
 from swebash.tools.base import ToolContext
 from swebash.tools.registry import ToolRegistry
 
+if TYPE_CHECKING:
+    from swebash.ai.instructions import Instructions
+    from swebash.tools.mcp import McpManager
+
 STDIN_LIMIT = 64 * 1024
 
 
@@ -58,7 +64,9 @@ class DefaultAiService:
     def __init__(self, *, config: AiConfig, provider_factory: Callable[[AiConfig], Provider],
                  registry: ToolRegistry, gate: SafetyGate, redactor: Redactor,
                  terminal: TerminalContext | None = None, audit: AuditLog | None = None,
-                 conversation: Conversation | None = None) -> None:
+                 conversation: Conversation | None = None, mcp: McpManager | None = None,
+                 user_instructions: Path | None = None,
+                 compact_after_bytes: int = 200_000) -> None:
         self.config = config
         self._factory = provider_factory
         self._provider: Provider | None = None
@@ -71,6 +79,9 @@ class DefaultAiService:
         self.conversation = conversation or Conversation()
         self.metrics = Metrics()
         self.session_rules: set[str] = set()
+        self.mcp = mcp  # MCP servers: a tool source of the registry, started on the first ?
+        self.user_instructions = user_instructions
+        self.compact_after_bytes = compact_after_bytes
 
     # ------------------------------------------------------------------ provider
 
@@ -115,7 +126,47 @@ class DefaultAiService:
     def describe_context(self) -> str:
         """Exactly what the model would see of the terminal, after redaction."""
         text = terminal_context_text(self.terminal, self.redactor, self.config.context_commands)
-        return chat_system_prompt(self.registry.names(), self.cwd(), text)
+        instructions = self.instructions()
+        return (instructions.describe() + "\n\n"
+                + self.system_prompt(text, instructions))
+
+    def instructions(self) -> Instructions:
+        """AGENTS.md files, read afresh for every question (edits apply at once)."""
+        from swebash.ai.instructions import load_instructions
+
+        return load_instructions(self.cwd(), self.user_instructions,
+                                 self.config.instructions_budget, self.redactor)
+
+    def system_prompt(self, context: str, instructions: Instructions | None = None) -> str:
+        parts = [chat_system_prompt(self.registry.names(), self.cwd(), context)]
+        if self.mcp is not None:
+            parts.append(self.mcp.prompt_section())
+        parts.append((instructions or self.instructions()).text)
+        return "\n\n".join(p for p in parts if p)
+
+    async def _prepare_platform(self, provider: Provider) -> None:
+        """Before a question: MCP servers up (first time only), a long history compacted."""
+        if self.mcp is not None:
+            await self.mcp.ensure_started()
+        from swebash.ai.sessions import RecordedConversation
+
+        conversation = self.conversation
+        if isinstance(conversation, RecordedConversation):
+            from swebash.ai.compaction import compact, needs_compaction
+
+            if needs_compaction(conversation, self.compact_after_bytes):
+                with contextlib.suppress(SwebashError):  # trimming remains the fallback
+                    await compact(provider, conversation)
+
+    async def aclose(self) -> None:
+        """Stop every MCP server process (on the loop they run on)."""
+        if self.mcp is not None:
+            await self.mcp.aclose()
+
+    def close(self) -> None:
+        """Stop every MCP server process; call from any thread but the AI loop's own."""
+        if self.mcp is not None:
+            self.mcp.close()
 
     def _agent(self, provider: Provider) -> Agent:
         return Agent(provider=provider, registry=self.registry, gate=self.gate,
@@ -139,7 +190,8 @@ class DefaultAiService:
         context = (terminal_context_text(self.terminal, self.redactor,
                                          self.config.context_commands)
                    if request.include_terminal_context else "")
-        system = chat_system_prompt(self.registry.names(), self.cwd(), context)
+        await self._prepare_platform(provider)
+        system = self.system_prompt(context)
         turn = run_turn(self._agent(provider), self.conversation, user, system,
                         self.tool_context, confirm)
         async with contextlib.aclosing(turn):
@@ -212,7 +264,8 @@ class DefaultAiService:
         if check_reachable:
             reachable = await asyncio.to_thread(endpoint_reachable, provider.info.endpoint)
         return AiStatus(True, provider.info.name, provider.info.model, provider.info.endpoint,
-                        reachable, tools, limits)
+                        reachable, tools, limits,
+                        notes=self.mcp.notes() if self.mcp is not None else ())
 
     def stats(self) -> AiStats:
         return self.metrics.snapshot()

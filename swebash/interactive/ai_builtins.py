@@ -1,33 +1,58 @@
-"""`ai …`: swebash's builtin for AI commands (status, reset, model, provider, tools, stats,
-context, explain, help)."""
+"""`ai …`: swebash's builtin for AI commands, the same in the shell, in `-c` and in piped input.
+
+It talks to the engine only through the ``AiService`` Protocol, and to what outlives a question
+(stored conversations, MCP servers) through the ``AiPlatform``; the host — the interactive
+``AiFrontend`` or the plain ``-c``/piped host — runs coroutines on its AI loop. Output is plain
+text on stdout (errors one line on stdout, as before), so it reads the same in a pipe.
+"""
 
 from __future__ import annotations
 
 import shlex
-from typing import TYPE_CHECKING, Any
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
+from swebash.api import AiService, AiStats, AiStatus
 from swebash.errors import SwebashError
 
 if TYPE_CHECKING:
-    from swebash.interactive.ai_session import AiFrontend
+    from swebash.ai.platform import AiPlatform
 
 HELP = """\
 AI commands
   ? QUESTION         ask the AI; it may read files, run commands (asking y/N first) and search
   ?? TASK            turn TASK into a shell command placed in your prompt for editing
   ai explain CMD     explain a command (Alt-E explains the line you are typing)
-  ai status          provider, model, endpoint, reachability, tools and limits
-  ai reset           forget this session's conversation
+  ai status          provider, model, endpoint, reachability, tools, limits, MCP servers
+  ai reset           forget this conversation; the next ? starts a new one
+  ai sessions        stored conversations: date, directory, turns, first question
+  ai resume [N|last] continue stored conversation N of `ai sessions` (default: the newest)
   ai model [NAME]    show or switch the model
   ai provider [NAME] show or switch the provider (openai, anthropic, gemini, ollama,
                      openai-compatible)
   ai tools           which tools are enabled
+  ai mcp             MCP servers: state and tools;  ai mcp restart NAME
   ai stats           tool calls, durations, iterations and tokens of this session
-  ai context         exactly what the model sees of your terminal (after redaction)
+  ai context         exactly what the model sees: instruction files (AGENTS.md), terminal
   ai help            this text"""
 
 SUBCOMMANDS = ("status", "reset", "model", "provider", "tools", "stats", "context", "explain",
-               "help")
+               "help", "mcp", "sessions", "resume")
+MCP_WAIT = 660.0  # ensure_started is bounded by each server's startup_timeout (≤ 600 s)
+
+
+class BuiltinHost(Protocol):
+    """What the builtins need of their host (``AiFrontend`` or the plain batch host)."""
+
+    @property
+    def service(self) -> AiService: ...
+
+    @property
+    def platform(self) -> AiPlatform: ...
+
+    def run_sync(self, coro: Coroutine[Any, Any, Any], timeout: float | None = None) -> Any: ...
+
+    def explain(self, command: str) -> int: ...
 
 
 def parse(line: str) -> list[str]:
@@ -39,7 +64,7 @@ def parse(line: str) -> list[str]:
     return words[1:] if words[:1] == ["ai"] else words
 
 
-def run(frontend: AiFrontend, line: str) -> int:
+def run(host: BuiltinHost, line: str) -> int:
     words = parse(line)
     if not words or words[0] in ("help", "-h", "--help"):
         print(HELP)
@@ -53,48 +78,86 @@ def run(frontend: AiFrontend, line: str) -> int:
         if not rest:
             print("swebash: ai explain: give a command, e.g. ai explain tar -xzf x.tgz")
             return 2
-        return frontend.explain(rest)
-    service = frontend.service
-    if name == "reset":
-        service.reset()
-        print("AI conversation forgotten.")
-        return 0
+        return host.explain(rest)
+    if name == "mcp":
+        return run_mcp(host, args)
+    if name in ("sessions", "resume", "reset"):
+        return run_sessions(host, name, args)
+    service = host.service
     if name in ("status", "tools") or (name in ("model", "provider") and not args):
-        status = frontend.run_sync(service.status(check_reachable=name == "status"), 10)
+        status: AiStatus = host.run_sync(service.status(check_reachable=name == "status"), 10)
         if name == "status":
             print_status(status)
         elif name == "tools":
             print(f"tools: {', '.join(status.tools_enabled) or 'none (plain chat)'}")
         else:
-            print(getattr(status, name) or "(not configured)")
+            print((status.model if name == "model" else status.provider) or "(not configured)")
         return 0
     if name == "stats":
         print_stats(service.stats())
         return 0
     if name == "context":
-        describe = getattr(service, "describe_context", None)
-        print(describe() if callable(describe) else "(no terminal context)")
+        print(service.describe_context())
         return 0
-    getattr(service, f"set_{name}")(args[0])
+    if name == "model":
+        service.set_model(args[0])
+    else:
+        service.set_provider(args[0])
     print(f"{name} set to {args[0]}")
     return 0
 
 
-def print_status(status: Any) -> None:
+def run_sessions(host: BuiltinHost, name: str, args: list[str]) -> int:
+    platform = host.platform
+    if name == "reset":
+        host.service.reset()
+        print("AI conversation forgotten; the next ? starts a new one.")
+        return 0
+    if name == "sessions":
+        print("\n".join(platform.list_sessions()))
+        return 0
+    print(platform.resume(args[0] if args else "last"))
+    return 0
+
+
+def run_mcp(host: BuiltinHost, args: list[str]) -> int:
+    mcp = host.platform.mcp
+    if mcp is None:
+        print("no MCP servers configured (add [mcp_servers.NAME] to config.toml)")
+        return 0
+    if args[:1] == ["restart"]:
+        if len(args) != 2:
+            print("swebash: ai mcp restart: give a server name")
+            return 2
+        print(host.run_sync(mcp.restart(args[1]), MCP_WAIT))
+        return 0
+    if args:
+        print("swebash: ai mcp: usage: ai mcp  or  ai mcp restart NAME")
+        return 2
+    host.run_sync(mcp.ensure_started(), MCP_WAIT)  # listing tools needs running servers
+    print("\n".join(mcp.describe()))
+    return 0
+
+
+def print_status(status: AiStatus) -> None:
     if not status.configured:
         print(f"AI: not configured. {status.message}")
-        return
-    reach = {True: "yes", False: "NO", None: "not checked"}[status.reachable]
-    print(f"provider:  {status.provider}")
-    print(f"model:     {status.model}")
-    print(f"endpoint:  {status.endpoint}")
-    print(f"reachable: {reach}")
-    print(f"tools:     {', '.join(status.tools_enabled) or 'none (plain chat)'}")
-    for key, value in status.limits.items():
-        print(f"{key}: {value}")
+    else:
+        reach = {True: "yes", False: "NO", None: "not checked"}[status.reachable]
+        print(f"provider:  {status.provider}")
+        print(f"model:     {status.model}")
+        print(f"endpoint:  {status.endpoint}")
+        print(f"reachable: {reach}")
+        print(f"tools:     {', '.join(status.tools_enabled) or 'none (plain chat)'}")
+        for key, value in status.limits.items():
+            print(f"{key}: {value}")
+    if status.sandbox:
+        print(f"sandbox:   {status.sandbox}")
+    for note in status.notes:
+        print(note)
 
 
-def print_stats(stats: Any) -> None:
+def print_stats(stats: AiStats) -> None:
     print(f"turns: {stats.turns}  iterations: {stats.iterations}  "
           f"max depth: {stats.max_iteration_depth}")
     print(f"tokens: {stats.input_tokens} in / {stats.output_tokens} out")

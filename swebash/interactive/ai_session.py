@@ -27,6 +27,7 @@ from swebash.errors import SwebashError
 from swebash.interactive.ai_loop import AiLoop
 
 if TYPE_CHECKING:
+    from swebash.ai.platform import AiPlatform
     from swebash.render.events import TerminalRenderer
 
 CANCEL_GRACE = 0.45  # seconds a cancelled turn gets to clean up before the prompt returns
@@ -44,6 +45,7 @@ class AiFrontend:
         self._factory = service_factory
         self._loop = AiLoop()
         self._service: AiService | None = None
+        self._platform: AiPlatform | None = None
         self._renderer: TerminalRenderer | None = None
         self._lock = threading.Lock()
 
@@ -53,13 +55,31 @@ class AiFrontend:
     def service(self) -> AiService:
         with self._lock:
             if self._service is None:
-                factory = self._factory
-                if factory is None:
+                if self._factory is not None:
+                    self._service = self._factory(self.config, self.context)
+                else:
                     from swebash.app import build_ai_service
 
-                    factory = build_ai_service
-                self._service = factory(self.config, self.context)
+                    self._service = build_ai_service(self.config, self.context,
+                                                     self._platform_locked())
             return self._service
+
+    @property
+    def platform(self) -> AiPlatform:
+        """Stored conversations and MCP servers, shared with the service."""
+        with self._lock:
+            return self._platform_locked()
+
+    def _platform_locked(self) -> AiPlatform:
+        if self._platform is None:
+            import os
+
+            from swebash.ai.platform import build_platform
+
+            context = self.context
+            self._platform = build_platform(self.config, context.cwd if context is not None
+                                            else os.getcwd)
+        return self._platform
 
     @property
     def renderer(self) -> TerminalRenderer:
@@ -181,4 +201,6 @@ class AiFrontend:
         print(f"swebash: {message}", file=sys.stderr, flush=True)
 
     def close(self) -> None:
+        if self._platform is not None:
+            self._platform.close()  # MCP server processes stop before the loop does
         self._loop.close()

@@ -1,0 +1,101 @@
+"""The parts of the AI half that outlive one question: the recorded conversation, the session
+store and the MCP servers. Built once by the composition root and shared by the engine (which
+uses them to answer) and the `ai` builtins (which list, resume, reset and restart them), so the
+builtins need nothing from the engine beyond the ``AiService`` Protocol.
+
+Light on purpose: nothing here imports the MCP SDK or a provider; servers start on the first
+`?` on the AI loop.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from swebash.ai.sessions import RecordedConversation, SessionInfo, SessionStore
+from swebash.config import Config
+from swebash.tools.mcp import McpManager, Report
+
+
+def report_to_stderr(line: str) -> None:
+    print(f"swebash: {line}", file=sys.stderr, flush=True)
+
+
+@dataclass
+class AiPlatform:
+    conversation: RecordedConversation
+    sessions: SessionStore
+    mcp: McpManager | None
+
+    def resume(self, which: str) -> str:
+        """``ai resume [N|last]``: load conversation N of ``ai sessions`` (1 = newest)."""
+        found = self.sessions.sessions()
+        if not found:
+            return "no stored conversations to resume"
+        if which in ("", "last"):
+            index = 1
+        elif which.isdigit() and 1 <= int(which) <= len(found):
+            index = int(which)
+        else:
+            return f"ai resume: give a number from 1 to {len(found)} (see ai sessions) or last"
+        return self.load(found[index - 1])
+
+    def load(self, info: SessionInfo) -> str:
+        if not self.conversation.resume(info):
+            return f"cannot read {info.path}"
+        return (f"resumed the conversation of {format_date(info.started)} in {info.cwd} "
+                f"({info.turns} turns): {first_line(info.first_question)}")
+
+    def continue_last(self, cwd: str) -> str | None:
+        """``--continue``: the newest conversation begun in ``cwd``; a message when none."""
+        info = self.sessions.latest_for(cwd)
+        if info is None:
+            return f"no earlier conversation in {cwd} to continue; starting a new one"
+        if not self.conversation.resume(info):
+            return f"cannot read {info.path}; starting a new conversation"
+        return None
+
+    def list_sessions(self) -> list[str]:
+        found = self.sessions.sessions()
+        if not self.sessions.enabled:
+            return ["conversations are not stored ([sessions] enabled = false, or the state "
+                    "directory is not writable)"]
+        if not found:
+            return ["no stored conversations yet"]
+        current = self.conversation.path
+        lines = []
+        for n, info in enumerate(found, 1):
+            mark = "*" if info.path == current else " "
+            lines.append(f"{mark}{n:>3}  {format_date(info.started)}  {info.turns:>3} turns  "
+                         f"{info.cwd}  {first_line(info.first_question, 60)}")
+        return lines
+
+    def close(self) -> None:
+        """Stop every MCP server process (safe to call more than once, from any thread but
+        the AI loop's)."""
+        if self.mcp is not None:
+            self.mcp.close()
+
+
+def build_platform(config: Config, cwd: Callable[[], str],
+                   report: Report | None = report_to_stderr) -> AiPlatform:
+    paths = config.paths
+    store = SessionStore(paths.sessions_dir, config.sessions, persistent=paths.persistent)
+    conversation = RecordedConversation(store, cwd)
+    mcp = None
+    if config.mcp_servers:
+        mcp = McpManager(config.mcp_servers, paths.log_dir if paths.persistent else None,
+                         report)
+    return AiPlatform(conversation, store, mcp)
+
+
+def format_date(stamp: float) -> str:
+    import time
+
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
+
+
+def first_line(text: str, limit: int = 80) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[:limit - 1] + "…"

@@ -1,0 +1,224 @@
+"""One configured MCP server: its connection's whole life, on the AI loop.
+
+Design note. The SDK's transports (``stdio_client``, ``streamable_http_client``) and its
+``Client`` are anyio context managers holding task groups, and anyio requires a task group to
+be entered and exited by the same task. A connection is therefore owned by one long-lived task
+(``_run``) that enters the contexts, publishes the ready client, waits for a stop request and
+unwinds them — nobody else ever enters or exits them. Other tasks (the agent's turn) only send
+requests through the published client, which the SDK supports concurrently.
+
+Starting is bounded by ``startup_timeout`` with a cancel-scope deadline set inside the owning
+task (cancelling from outside with ``Task.cancel`` could pierce the SDK's shielded shutdown and
+leak the process); the deadline is lifted once the tool list has arrived. Stopping sets an
+event: the task leaves its ``async with`` normally and the SDK's shutdown closes stdin, waits,
+then kills the server's process group — no zombies. A stdio server's stderr goes to
+``<log_dir>/mcp-<name>.log``, never to the terminal. A server that exits mid-call is marked
+failed and its task unwinds; ``restart`` brings it back.
+
+``mode="legacy"`` (the initialize handshake) is used on purpose: every server, including small
+hand-written ones, answers it, while the SDK's newer discovery probe may go unanswered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, TextIO
+
+from swebash.config import McpServerConfig
+
+if TYPE_CHECKING:
+    from mcp import Client
+    from mcp.client._transport import TransportStreams
+    from mcp_types import CallToolResult
+
+State = Literal["idle", "starting", "ready", "failed", "stopped", "disabled"]
+CONNECTION_CLOSED = -32000
+LIST_PAGES = 50  # a server paging its tool list forever is cut off here
+
+
+@dataclass(frozen=True)
+class RemoteTool:
+    """A tool as the server listed it."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+
+class McpServer:
+    def __init__(self, config: McpServerConfig, log_dir: Path | None) -> None:
+        self.config = config
+        self.name = config.name
+        self.log_dir = log_dir
+        self.state: State = "idle" if config.enabled else "disabled"
+        self.error = ""
+        self.tools: list[RemoteTool] = []
+        self.reported = False  # the failure line was shown once already
+        self._client: Client | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+        self._stop = asyncio.Event()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        """Start connecting in the background (call on the AI loop)."""
+        if self.state not in ("idle", "failed", "stopped"):
+            return
+        self.state, self.error, self.tools, self.reported = "starting", "", [], False
+        self._ready = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._run(),
+                                                            name=f"mcp-{self.name}")
+
+    async def wait_ready(self) -> None:
+        if self.state == "starting":
+            # the task's own deadline ends a slow start; this bound only guards against bugs
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._ready.wait(), self.config.startup_timeout + 15)
+
+    async def stop(self) -> None:
+        self._stop.set()
+        task = self._task
+        if task is not None and not task.done():
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+                # the SDK bounds its own shutdown (stdin close, 2 s, SIGTERM, 2 s, SIGKILL)
+                await asyncio.wait_for(asyncio.shield(task), 10)
+        if self.state in ("ready", "starting"):
+            self.state = "stopped"
+
+    async def _run(self) -> None:
+        import anyio
+        from mcp import Client
+        from mcp_types import Implementation
+
+        from swebash import __version__
+
+        log = self._open_log()
+        try:
+            with anyio.CancelScope() as scope:
+                scope.deadline = anyio.current_time() + self.config.startup_timeout
+                client = Client(self._transport(log), mode="legacy",
+                                client_info=Implementation(name="swebash", version=__version__))
+                async with client:
+                    tools = await list_tools(client)
+                    scope.deadline = math.inf
+                    self.tools = tools
+                    self._client = client
+                    self.state = "ready"
+                    self._ready.set()
+                    await self._stop.wait()
+            if scope.cancelled_caught and self.state == "starting":
+                self.fail(f"did not start within {self.config.startup_timeout:g} s")
+        except Exception as exc:  # every failure of one server stays with that server
+            self.fail(describe_error(exc))
+        finally:
+            self._client = None
+            if self.state == "starting":
+                self.fail("stopped before it was ready")
+            self._ready.set()
+            log.close()
+
+    def fail(self, message: str) -> None:
+        if self.state in ("starting", "ready"):
+            self.state, self.error = "failed", message
+
+    def _open_log(self) -> TextIO:
+        """The server's stderr: a log file, or nowhere when nothing may be written."""
+        if self.log_dir is not None:
+            try:
+                self.log_dir.mkdir(parents=True, exist_ok=True)
+                return open(self.log_dir / f"mcp-{self.name}.log", "a", encoding="utf-8")
+            except OSError:
+                pass
+        return open(os.devnull, "w", encoding="utf-8")
+
+    def _transport(self, log: TextIO) -> contextlib.AbstractAsyncContextManager[
+            TransportStreams]:
+        if self.config.command is not None:
+            from mcp.client.stdio import StdioServerParameters, stdio_client
+
+            params = StdioServerParameters(command=self.config.command,
+                                           args=list(self.config.args),
+                                           env=dict(self.config.env) or None,
+                                           cwd=self.config.cwd)
+            # stdin is a pipe: a server cannot read the user's keys, and it gets EOF (and
+            # exits) even if swebash is killed with SIGKILL
+            return stdio_client(params, errlog=log)
+        return http_transport(self.config.url or "", dict(self.config.headers))
+
+    # ------------------------------------------------------------------ calls
+
+    async def call(self, tool: str, arguments: dict[str, Any]) -> CallToolResult:
+        """Call one tool; raises ``McpCallError`` with a message the model can read."""
+        from mcp.shared.exceptions import MCPError
+
+        client = self._client
+        if client is None or self.state != "ready":
+            raise McpCallError(f"MCP server '{self.name}' is {self.state}"
+                               + (f": {self.error}" if self.error else ""))
+        timeout = self.config.tool_timeout
+        try:
+            return await asyncio.wait_for(
+                client.call_tool(tool, arguments, read_timeout_seconds=timeout), timeout + 5)
+        except TimeoutError:
+            raise McpCallError(f"MCP tool '{tool}' timed out after {timeout:g} s") from None
+        except MCPError as exc:
+            if exc.code == CONNECTION_CLOSED:
+                self.fail("the server exited")
+                self._stop.set()  # let the owning task unwind and reap the process
+                raise McpCallError(f"MCP server '{self.name}' exited during the call") from exc
+            if "timed out" in exc.message:
+                raise McpCallError(f"MCP tool '{tool}' timed out after {timeout:g} s") from exc
+            raise McpCallError(f"MCP error {exc.code}: {exc.message}") from exc
+        except Exception as exc:  # transport failures: one line for the model
+            raise McpCallError(f"MCP call failed: {describe_error(exc)}") from exc
+
+
+class McpCallError(Exception):
+    pass
+
+
+async def list_tools(client: Client) -> list[RemoteTool]:
+    tools: list[RemoteTool] = []
+    cursor: str | None = None
+    for _ in range(LIST_PAGES):
+        page = await client.list_tools(cursor=cursor)
+        tools.extend(RemoteTool(t.name, t.description or "", dict(t.input_schema))
+                     for t in page.tools)
+        cursor = page.next_cursor
+        if not cursor:
+            break
+    return tools
+
+
+@contextlib.asynccontextmanager
+async def http_transport(url: str, headers: dict[str, str]) -> AsyncIterator[TransportStreams]:
+    """Streamable HTTP with the configured headers; the HTTP client closes with the transport."""
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    timeout = httpx2.Timeout(30.0, read=300.0)
+    async with (httpx2.AsyncClient(headers=headers, timeout=timeout) as http,
+                streamable_http_client(url, http_client=http) as streams):
+        yield streams
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for a failure, looking inside anyio's exception groups."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, FileNotFoundError):
+        return f"command not found: {exc.filename or exc}"
+    text = str(exc).strip().splitlines()
+    detail = text[0] if text else ""
+    message = getattr(exc, "message", None)
+    if isinstance(message, str) and message:
+        detail = message
+    return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
