@@ -16,17 +16,20 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import os
 import sys
 import threading
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TextIO
 
-from swebash.api import AiService, ChatRequest, TerminalContext
+from swebash.api import AiService, ChatRequest, ConfirmRequest, TerminalContext
 from swebash.config import Config
 from swebash.errors import SwebashError
 from swebash.interactive.ai_loop import AiLoop
 
 if TYPE_CHECKING:
+    from rich.text import Text
+
     from swebash.ai.platform import AiPlatform
     from swebash.render.events import TerminalRenderer
 
@@ -145,8 +148,10 @@ class AiFrontend:
             result: int = self._wait(turn(), finished)
             return result
         except KeyboardInterrupt:
+            from rich.text import Text
+
             renderer.end_turn()
-            renderer.console.print("[dim]^C — answer cancelled[/dim]")
+            renderer.print(Text("^C — answer cancelled", style="dim"))
             return 130
 
     def _simple(self, coro: Coroutine[Any, Any, Any], spinner_text: str) -> Any:
@@ -166,29 +171,64 @@ class AiFrontend:
         except KeyboardInterrupt:
             return None
         except SwebashError as exc:
-            renderer.spinner.stop()
+            renderer.end_turn()
             self.error(str(exc))
             return None
         finally:
-            renderer.spinner.stop()
+            renderer.end_turn()
 
     def translate(self, task: str) -> str | None:
-        """`?? task` → a command for the next prompt's buffer (None on failure)."""
+        """`?? task` → a command for the next prompt's buffer (None on failure).
+
+        The proposal goes through the safety gate like any command the model wants to run: a
+        dangerous one is announced in red with the gate's reasons. It still lands in the
+        buffer — editable, unrun — since the user asked for it and Enter is theirs to press.
+        """
+        from rich.text import Text
+
+        from swebash.safety.display import one_line
+
         result = self._simple(self.service.translate(task), "translating…")
         if result is None:
             return None
-        if result.explanation:
-            self.renderer.console.print(f"# {result.explanation}", style="dim",
-                                        highlight=False, markup=False)
         command: str = result.command
+        if result.explanation:
+            self.renderer.print(Text(f"# {one_line(result.explanation)}", style="dim"))
+        warning = self.proposal_warning(command)
+        if warning is not None:
+            self.renderer.print(warning)
         return command
+
+    def proposal_warning(self, command: str) -> Text | None:
+        """A red line with the gate's reasons when ``command`` is dangerous or denied."""
+        from rich.text import Text
+
+        from swebash.render.confirm import short_reasons
+        from swebash.render.theme import DANGER
+        from swebash.safety.gate import DefaultGate
+
+        if not command.strip():
+            return None
+        cwd = self.context.cwd() if self.context is not None else os.getcwd()
+        try:
+            gate = DefaultGate(self.config.policy, home=str(self.config.paths.home))
+            verdict = gate.check_command(command, cwd)
+        except Exception:  # the gate fails closed: say so rather than stay silent
+            return Text("⚠ could not check this command with the safety gate — read it "
+                        "before pressing Enter", style=DANGER)
+        if not verdict.dangerous and verdict.decision != "deny":
+            return None
+        reasons = short_reasons(ConfirmRequest("execute_command", command, verdict, command))
+        word = "denied by your policy" if verdict.decision == "deny" else "dangerous"
+        return Text(f"⚠ {word}: " + ("; ".join(reasons) or "check it before pressing Enter"),
+                    style=DANGER)
 
     def explain(self, command: str) -> int:
         result = self._simple(self.service.explain(command), "explaining…")
         if result is None:
             return 1
         self.renderer.stream.feed(result.explanation.rstrip() + "\n")
-        self.renderer.stream.finish()
+        self.renderer.end_turn()
         return 0
 
     def run_sync(self, coro: Coroutine[Any, Any, Any], timeout: float | None = None) -> Any:
@@ -198,7 +238,9 @@ class AiFrontend:
         return self._loop.submit(coro)
 
     def error(self, message: str) -> None:
-        print(f"swebash: {message}", file=sys.stderr, flush=True)
+        from swebash.safety.display import one_line
+
+        print(f"swebash: {one_line(message)}", file=sys.stderr, flush=True)
 
     def close(self) -> None:
         if self._platform is not None:

@@ -12,9 +12,15 @@ agent loop. Raw mode here means: no canonical line editing, no echo, and no sign
 * a key that sends several bytes (arrows, Esc sequences, a UTF-8 letter) is read and drained
   entirely, so its tail does not land in the next prompt; only its first byte is judged.
 
-Only ``y`` runs and ``a`` allows the exact call for the session (offered only when the call is
-not dangerous); everything else — n, Enter, Esc, Ctrl-C, end of input, any other key — is No.
-The terminal's settings are restored in ``finally``. A non-tty never confirms.
+Only ``y`` runs; ``a`` (offered only when the call is not dangerous) asks for how long — this
+session, this project, always; ``a`` at a dangerous prompt says why it is not offered and asks
+again; ``v`` shows a folded long command whole. Everything else — n, Enter, Esc, Ctrl-C, end of
+input, any other key — is No. The terminal's settings are restored in ``finally``. A non-tty
+never confirms.
+
+Short on purpose: each reason once, without repeating the command; a command longer than three
+rows is folded to its first and last row with "… N more lines". At 50 columns a prompt stays
+within about 8 rows.
 
 The pure parts (prompt text, preview, key → answer) are separate from the tty reader so they
 are testable without a terminal.
@@ -22,7 +28,6 @@ are testable without a terminal.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import select
 import termios
@@ -34,19 +39,23 @@ from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from swebash.api import ConfirmAnswer, ConfirmHook, ConfirmRequest
+from swebash.api import ConfirmAnswer, ConfirmRequest
 from swebash.render import theme
-from swebash.render.visible import make_visible
+from swebash.render.terminal import LiveTerminal
+from swebash.safety.display import make_visible, one_line
 
-MAX_PREVIEW_LINES = 20
+MAX_PREVIEW_LINES = 12
+MAX_COMMAND_ROWS = 3  # a longer command is folded: first row, "… N more lines", last row
+MAX_REASON_CHARS = 70
 _DRAIN_SECONDS = 0.03  # the tail of a multi-byte key arrives within this after its first byte
 
 
 @dataclass(frozen=True)
 class ConfirmPrompt:
-    line: Text  # the question, one line
+    line: Text  # the question: subject, reasons, choices (may wrap; newlines when folded)
     preview: RenderableType | None  # diff or new file head for write/edit tools
     offers_always: bool
+    full: str | None = None  # the whole command when ``line`` shows it folded (key v)
 
     @property
     def plain(self) -> str:
@@ -54,12 +63,32 @@ class ConfirmPrompt:
 
 
 def can_allow_always(request: ConfirmRequest) -> bool:
-    """``a`` (allow for the session) is never offered for a dangerous call."""
-    return not request.verdict.dangerous
+    """``a`` is never offered for a dangerous call, nor for running outside the sandbox."""
+    return not request.verdict.dangerous and request.kind == "run"
 
 
-def choices(request: ConfirmRequest) -> str:
-    return "[y/N/a]" if can_allow_always(request) else "[y/N]"
+def choices(request: ConfirmRequest, folded: bool = False) -> str:
+    keys = "y/N/a" if can_allow_always(request) else "y/N"
+    return f"[{keys}{'/v' if folded else ''}]"
+
+
+def fold(text: str, width: int, max_rows: int = MAX_COMMAND_ROWS) -> tuple[str, bool]:
+    """``text`` cut to about ``max_rows`` rows of ``width``: first row, a count, last row."""
+    width = max(20, width)
+    lines = text.split("\n")
+    rows = sum(max(1, -(-len(line) // width)) for line in lines)
+    if rows <= max_rows:
+        return text, False
+    if len(lines) > 2:
+        first, last = lines[0], lines[-1]
+        hidden = f"… {len(lines) - 2} more lines"
+    else:
+        flat = " ".join(lines)
+        first, last = flat[: width - 2], flat[-(width - 2):]
+        hidden = f"… {len(flat) - len(first) - len(last)} more characters"
+    first = first if len(first) <= width else first[: width - 1] + "…"
+    last = last if len(last) <= width else "…" + last[-(width - 1):]
+    return f"{first}\n{hidden} (v shows all)\n{last}", True
 
 
 def subject(request: ConfirmRequest) -> str:
@@ -73,20 +102,50 @@ def subject(request: ConfirmRequest) -> str:
     return request.tool
 
 
-def build_confirm_prompt(request: ConfirmRequest,
-                         max_preview_lines: int = MAX_PREVIEW_LINES) -> ConfirmPrompt:
+def short_reasons(request: ConfirmRequest) -> list[str]:
+    """Each reason once and short; the command itself is not repeated inside a reason."""
+    seen: set[str] = set()
+    out: list[str] = []
+    command = (request.command or "").strip()
+    for raw in request.verdict.reasons:
+        reason = one_line(raw.strip())
+        if command and len(command) > 3:
+            reason = reason.replace(one_line(command), "it").replace("`it`", "it")
+        reason = reason.strip(" :;-—")
+        if len(reason) > MAX_REASON_CHARS:
+            reason = reason[: MAX_REASON_CHARS - 1] + "…"
+        key = reason.lower()
+        if reason and key not in seen:
+            seen.add(key)
+            out.append(reason)
+    return out
+
+
+def build_confirm_prompt(request: ConfirmRequest, max_preview_lines: int = MAX_PREVIEW_LINES,
+                         width: int = 80) -> ConfirmPrompt:
     dangerous = request.verdict.dangerous
+    style = theme.DANGER if dangerous else "bold"
     line = Text()
     line.append("⚠ ", style=theme.DANGER if dangerous else theme.WARN)
-    line.append(subject(request), style=theme.DANGER if dangerous else "bold")
-    reasons = [make_visible(r) for r in request.verdict.reasons if r]
+    if request.kind == "sandbox_retry":
+        blocked = one_line(request.blocked or "something")
+        command = one_line(request.command or request.description)
+        if len(command) > 30:
+            command = command[:29] + "…"
+        line.append(f"the sandbox blocked {blocked} — run {command} again outside it? ",
+                    style=style)
+        line.append(choices(request), style="bold")
+        return ConfirmPrompt(line, None, False, None)
+    shown, folded = fold(subject(request), width - 2)
+    line.append(shown, style=style)
+    reasons = short_reasons(request)
     if reasons:
-        line.append(" — " + "; ".join(reasons),
-                    style=theme.DANGER if dangerous else theme.DIM)
-    line.append("  " + choices(request), style="bold")
+        line.append(" — " + "; ".join(reasons), style=theme.DANGER if dangerous else theme.DIM)
+    line.append("  " + choices(request, folded), style="bold")
     preview = (render_preview(request.preview, request.path, max_preview_lines)
                if request.preview else None)
-    return ConfirmPrompt(line, preview, can_allow_always(request))
+    return ConfirmPrompt(line, preview, can_allow_always(request),
+                         subject(request) if folded else None)
 
 
 def is_unified_diff(text: str) -> bool:
@@ -137,6 +196,17 @@ def answer_for_key(key: bytes, *, offers_always: bool) -> ConfirmAnswer:
     return ConfirmAnswer.NO
 
 
+SCOPE_KEYS = {b"s": ConfirmAnswer.ALWAYS, b"a": ConfirmAnswer.ALWAYS,
+              b"p": ConfirmAnswer.PROJECT, b"f": ConfirmAnswer.FOREVER}
+SCOPE_QUESTION = "allow it from now on: [s] this session  [p] this project  [f] always  "
+NOT_OFFERED = "(a is not offered: the gate marked this dangerous; y runs it once) "
+
+
+def scope_for_key(key: bytes) -> ConfirmAnswer:
+    """The second key after ``a``: how long the approval lasts; anything else is No."""
+    return SCOPE_KEYS.get(key[:1].lower(), ConfirmAnswer.NO)
+
+
 def _raw_attributes(attrs: list[Any]) -> list[Any]:
     new = list(attrs)
     new[3] = attrs[3] & ~(termios.ICANON | termios.ECHO | termios.ISIG | termios.IEXTEN)
@@ -183,33 +253,86 @@ def _drain(fd: int) -> None:
 
 
 ANSWER_WORDS = {ConfirmAnswer.YES: "yes", ConfirmAnswer.NO: "no",
-                ConfirmAnswer.ALWAYS: "always (this session)"}
+                ConfirmAnswer.ALWAYS: "yes, for this session",
+                ConfirmAnswer.PROJECT: "yes, from now on in this project",
+                ConfirmAnswer.FOREVER: "yes, from now on"}
 
 
-def ask_confirm(console: Console, request: ConfirmRequest, fd: int) -> ConfirmAnswer:
-    """Show the preview and the question on ``console``, read one key from ``fd``, echo it."""
-    prompt = build_confirm_prompt(request)
+class _Asker:
+    """Shows the question and reacts to keys: v expands, a asks for a scope or says why not."""
+
+    def __init__(self, console: Console, prompt: ConfirmPrompt,
+                 terminal: LiveTerminal | None) -> None:
+        self.console = console
+        self.prompt = prompt
+        self.terminal = terminal
+
+    def show(self, *parts: Text | str, end: str = " ") -> None:
+        with self.console.capture() as capture:
+            self.console.print(*parts, end=end)
+        text = capture.get()
+        if self.terminal is not None:
+            self.terminal.write_raw(text)
+        else:
+            self.console.file.write(text)
+            self.console.file.flush()
+
+    def ask(self, fd: int) -> ConfirmAnswer:
+        if not os.isatty(fd):
+            self.show(self.prompt.line)
+            return ConfirmAnswer.NO
+        try:
+            saved = termios.tcgetattr(fd)
+        except termios.error:
+            self.show(self.prompt.line)
+            return ConfirmAnswer.NO
+        try:
+            termios.tcsetattr(fd, termios.TCSANOW, _raw_attributes(saved))
+            termios.tcflush(fd, termios.TCIFLUSH)  # type-ahead must not answer
+            self.show(self.prompt.line)
+            return self._keys(fd)
+        except OSError:
+            return ConfirmAnswer.NO
+        finally:
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
+
+    def _keys(self, fd: int) -> ConfirmAnswer:
+        expanded = False
+        for _ in range(8):  # v and a-when-not-offered ask again; a few times is plenty
+            key = _read_key(fd)
+            first = key[:1].lower()
+            if first == b"v" and self.prompt.full is not None and not expanded:
+                expanded = True
+                self.show(Text("\n" + self.prompt.full, style="bold"), end="\n")
+                self.show(Text(self.prompt.line.plain.rsplit("  ", 1)[-1], style="bold"))
+                continue
+            if first == b"a" and not self.prompt.offers_always:
+                self.show(Text("\n" + NOT_OFFERED, style=theme.DIM))
+                continue
+            if first == b"a":
+                self.show(Text("\n" + SCOPE_QUESTION, style="bold"))
+                return scope_for_key(_read_key(fd))
+            return answer_for_key(key, offers_always=self.prompt.offers_always)
+        return ConfirmAnswer.NO
+
+
+def _read_key(fd: int) -> bytes:
+    key = os.read(fd, 64)
+    _drain(fd)
+    return key
+
+
+def ask_confirm(console: Console, request: ConfirmRequest, fd: int,
+                terminal: LiveTerminal | None = None) -> ConfirmAnswer:
+    """Show the preview and the question on ``console``, read keys from ``fd``, echo the answer."""
+    prompt = build_confirm_prompt(request, width=console.width)
     if prompt.preview is not None:
-        console.print(prompt.preview)
-
-    def show_question() -> None:
-        console.print(prompt.line, end=" ")
-        console.file.flush()
-
-    if not os.isatty(fd):
-        show_question()
-        answer = ConfirmAnswer.NO
-    else:
-        answer = read_confirm_key(fd, offers_always=prompt.offers_always, ready=show_question)
+        if terminal is not None:
+            terminal.print(prompt.preview)
+        else:
+            console.print(prompt.preview)
+    asker = _Asker(console, prompt, terminal)
+    answer = asker.ask(fd)
     style = theme.OK if answer is not ConfirmAnswer.NO else theme.DIM
-    console.print(Text(ANSWER_WORDS[answer], style=style))
+    asker.show(Text(ANSWER_WORDS[answer], style=style), end="\n")
     return answer
-
-
-def confirm_hook(console: Console, fd: int) -> ConfirmHook:
-    """A ``ConfirmHook`` for the engine: asks inline, in a worker thread (the read blocks)."""
-
-    async def hook(request: ConfirmRequest) -> ConfirmAnswer:
-        return await asyncio.to_thread(ask_confirm, console, request, fd)
-
-    return hook

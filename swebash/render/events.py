@@ -1,18 +1,19 @@
 """One AI turn drawn on an interactive terminal: events in, terminal out.
 
 ``TerminalRenderer`` is the piece the REPL holds: it routes each ``AiEvent`` to the markdown
-stream, the tool panels and the spinner, and keeps them from drawing over each other — only
-one live display runs at a time: the "thinking" spinner until the first token, the open
-markdown block while text streams, the tool spinner while a tool runs. Before anything else is
-printed (a panel, a notice, a confirmation) the open markdown block is finished, so output
-always appears in the order the events happened. ``PlainPrinter`` is its non-interactive twin.
+stream, the tool panels and the spinner. All three draw through one ``LiveTerminal`` — the
+only writer to the terminal during a turn — so they cannot draw over each other: the open
+markdown block and the spinner are rows of its one live region, everything final is committed
+above it. Before anything else is printed (a panel, a notice, a confirmation) the open markdown
+block is finished, so output always appears in the order the events happened. ``PlainPrinter``
+is its non-interactive twin.
 """
 
 from __future__ import annotations
 
 import asyncio
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 
 from swebash.api import (
     AiEvent,
@@ -31,17 +32,22 @@ from swebash.api import (
 from swebash.render.confirm import ask_confirm
 from swebash.render.panels import Spinner, ToolPanels
 from swebash.render.stream import MarkdownStream
+from swebash.render.terminal import LiveTerminal
 
 
 class TerminalRenderer:
     """Draws the events of AI turns on ``console``; reused from turn to turn."""
 
-    def __init__(self, console: Console, *, stream: MarkdownStream | None = None,
-                 panels: ToolPanels | None = None) -> None:
+    def __init__(self, console: Console, *, terminal: LiveTerminal | None = None) -> None:
         self.console = console
-        self.stream = stream or MarkdownStream(console)
-        self.spinner = panels.spinner if panels else Spinner(console)
-        self.panels = panels or ToolPanels(console, spinner=self.spinner)
+        self.terminal = terminal or LiveTerminal(console)
+        self.stream = MarkdownStream(console, terminal=self.terminal)
+        self.spinner = Spinner(console, terminal=self.terminal)
+        self.panels = ToolPanels(console, spinner=self.spinner, terminal=self.terminal)
+
+    def print(self, *renderables: RenderableType) -> None:
+        """Print final output (a notice, a translation) above anything live."""
+        self.terminal.print(*renderables)
 
     def begin_turn(self) -> None:
         """Call when the request is sent: shows "thinking…" until the first event."""
@@ -52,8 +58,9 @@ class TerminalRenderer:
             self.spinner.stop()
             self.stream.feed(event.text)
         elif isinstance(event, ToolCallStart):
-            self._settle()
+            self.stream.finish()
             self.panels.start(event)
+            self.spinner.start("preparing the call…")
         elif isinstance(event, ToolExecuting):
             self.panels.executing(event)
         elif isinstance(event, ToolCallEnd):
@@ -62,7 +69,6 @@ class TerminalRenderer:
         elif isinstance(event, Retrying):
             self._settle()
             self.panels.retrying(event)
-            self.spinner.start("waiting to retry…")
         elif isinstance(event, Error):
             self._settle()
             self.panels.error(event)
@@ -78,7 +84,7 @@ class TerminalRenderer:
     def confirm(self, request: ConfirmRequest, fd: int) -> ConfirmAnswer:
         """Ask the inline y/N for ``request`` reading the key from terminal ``fd``."""
         self._settle()
-        return ask_confirm(self.console, request, fd)
+        return ask_confirm(self.console, request, fd, terminal=self.terminal)
 
     def confirm_hook(self, fd: int) -> ConfirmHook:
         """The engine's ``ConfirmHook``: the blocking key read runs in a worker thread."""
@@ -89,5 +95,7 @@ class TerminalRenderer:
         return hook
 
     def _settle(self) -> None:
-        self.spinner.stop()
-        self.stream.finish()
+        with self.terminal.lock:
+            self.spinner.stop()
+            self.stream.finish()
+        self.terminal.clear()

@@ -1,60 +1,97 @@
-"""Tool activity as compact rich panels, spinners, and one-line notices.
+"""Tool activity: one compact panel per call, a spinner while it runs, one-line notices.
 
-``ToolCallStart`` prints a small header panel (tool name as title, its describe_call line as
-body: "$ ls -la", "read src/app.py"); ``ToolExecuting`` starts a spinner; ``ToolCallEnd`` stops
-it and prints the result: a headline ("exit 0 · 3 lines · 12 ms") and the first lines of the
-output with "… N more lines" and a marker when the tool truncated it — red when the call
-failed. ``Retrying`` and ``Error`` are one line each.
+A call is drawn once, when it has finished — its command, then its result — so parallel calls
+can never leave a row of unlabelled result boxes::
 
-Everything printed is made visible first (escape sequences, carriage returns and bidi
-characters in a command or its output would otherwise act on the terminal). Spinners are rich
-``Status`` live displays and only run on interactive terminals; elsewhere they are no-ops.
+    ╭─ execute_command ─ ✗ exit 2 · 60 lines · 12 ms ─────────╮
+    │ $ make test                                              │
+    │ … 55 earlier lines                                       │
+    │ error: test_foo failed                                   │
+    ╰──────────────────────────────────────────────────────────╯
+
+``✓`` only for a call that worked and exited 0; anything else is a red ``✗``. A failure shows
+the last lines (that is where errors are), a success the first; the shown lines plus the
+"… N more/earlier lines" always add up to the count in the headline. While calls run, the live
+region shows a spinner naming them with the seconds elapsed; a retry wait counts down.
+
+Everything printed is made inert first (``swebash.safety.display``): a command or its output
+must not be able to send escape sequences to the terminal. Spinners exist only on interactive
+terminals; elsewhere they are no-ops.
 """
 
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from types import TracebackType
 
 from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
-from rich.status import Status
 from rich.text import Text
 
 from swebash.api import Error, Retrying, ToolCallEnd, ToolCallStart, ToolExecuting
 from swebash.render import theme
-from swebash.render.results import format_duration, view_result
-from swebash.render.visible import clean_output_line, make_visible
+from swebash.render.results import format_duration, plural, view_result
+from swebash.render.terminal import LiveTerminal, rows_of
+from swebash.safety.display import clean_output_line, make_visible, one_line
+
+FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
 class Spinner:
-    """A transient spinner line ("thinking…", "running execute_command…") the UI controls."""
+    """A spinner row at the bottom of the live region: "⠙ running make test · 4 s"."""
 
-    def __init__(self, console: Console, *, spinner: str = "dots") -> None:
+    def __init__(self, console: Console, *, terminal: LiveTerminal | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.console = console
-        self._spinner = spinner
-        self._status: Status | None = None
+        self.terminal = terminal or LiveTerminal(console)
+        self._clock = clock
+        self._text = ""
+        self._started = 0.0
+        self._deadline: float | None = None
+        self._active = False
 
     @property
     def active(self) -> bool:
-        return self._status is not None
+        return self._active
 
-    def start(self, text: str = "thinking…") -> None:
-        """Show the spinner with ``text`` (or change its text when already shown)."""
-        if not self.console.is_interactive:
+    def start(self, text: str = "thinking…", *, countdown: float | None = None) -> None:
+        """Show the spinner with ``text`` (or change its text); ``countdown`` in seconds."""
+        if not self.terminal.live_enabled:
             return
-        if self._status is not None:
-            self._status.update(Text(text, style=theme.DIM))
-            return
-        self._status = Status(Text(text, style=theme.DIM), console=self.console,
-                              spinner=self._spinner, spinner_style=theme.TOOL)
-        self._status.start()
+        with self.terminal.lock:
+            if not self._active or text != self._text:
+                self._started = self._clock()
+            self._text = text
+            self._deadline = self._started + countdown if countdown is not None else None
+            self._active = True
+            self.terminal.add_source(self.rows)
+            self.terminal.redraw()
 
     def stop(self) -> None:
-        status, self._status = self._status, None
-        if status is not None:
-            status.stop()  # transient: the spinner line is erased
+        with self.terminal.lock:
+            if not self._active:
+                return
+            self._active = False
+            self.terminal.remove_source(self.rows)
+            self.terminal.redraw()
+
+    def line(self) -> str:
+        """The spinner's text right now (frame, label, elapsed or remaining seconds)."""
+        now = self._clock()
+        frame = FRAMES[int(now * 10) % len(FRAMES)]
+        if self._deadline is not None:
+            return f"{frame} {self._text} {max(0, round(self._deadline - now))} s"
+        elapsed = int(now - self._started)
+        return f"{frame} {self._text}" + (f" · {elapsed} s" if elapsed >= 1 else "")
+
+    def rows(self, width: int, max_rows: int) -> list[str]:
+        if not self._active:
+            return []
+        text = Text(self.line(), style=theme.DIM, no_wrap=True, overflow="ellipsis")
+        return rows_of(self.console, text, width)[:1]
 
     def __enter__(self) -> Spinner:
         self.start()
@@ -66,13 +103,13 @@ class Spinner:
 
 
 def describe(event: ToolCallStart, max_chars: int = 200) -> str:
-    """The header line: the tool's own description, else its name and arguments."""
+    """The call's one-line label: the tool's own description, else its name and arguments."""
     if event.description:
         text = event.description
     else:
         args = json.dumps(dict(event.arguments), ensure_ascii=False, default=str)
         text = f"{event.name} {args}"
-    text = make_visible(text)
+    text = one_line(text)
     return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
 
 
@@ -80,68 +117,74 @@ class ToolPanels:
     """Draws tool events; one instance per console, reused across turns."""
 
     def __init__(self, console: Console, *, max_lines: int = 5,
-                 spinner: Spinner | None = None) -> None:
+                 spinner: Spinner | None = None, terminal: LiveTerminal | None = None) -> None:
         self.console = console
         self.max_lines = max_lines
-        self.spinner = spinner or Spinner(console)
+        self.spinner = spinner or Spinner(console, terminal=terminal)
+        self.terminal = terminal or self.spinner.terminal
+        self._calls: dict[str, ToolCallStart] = {}  # started, not yet ended, by call id
+        self._order: list[str] = []
 
     def start(self, event: ToolCallStart) -> None:
-        self.spinner.stop()
-        header = Text(describe(event), style="bold", overflow="fold")
-        self.console.print(Panel(header, title=Text(event.name, style=theme.TOOL),
-                                 title_align="left", border_style=theme.TOOL_BORDER,
-                                 box=box.ROUNDED, expand=False, padding=(0, 1)))
+        """Remember the call; it is drawn with its result (a confirmation shows it earlier)."""
+        key = event.call_id or f"{event.name}#{len(self._order)}"
+        self._calls[key] = event
+        self._order.append(key)
 
     def executing(self, event: ToolExecuting) -> None:
-        self.spinner.start(f"running {event.name}…")
+        running = [self._calls[k] for k in self._order if k in self._calls]
+        if len(running) <= 1:
+            label = describe(running[0], 80) if running else event.name
+        else:
+            label = f"{len(running)} calls: " + ", ".join(describe(c, 30) for c in running)
+        self.spinner.start(f"running {label}")
 
     def end(self, event: ToolCallEnd) -> None:
         self.spinner.stop()
-        self.console.print(self.result_renderable(event))
+        start = self._pop(event)
+        self.terminal.print(self.result_renderable(event, start))
 
-    def result_renderable(self, event: ToolCallEnd) -> RenderableType:
+    def _pop(self, event: ToolCallEnd) -> ToolCallStart | None:
+        key = event.call_id if event.call_id in self._calls else next(
+            (k for k in self._order if k in self._calls and self._calls[k].name == event.name),
+            None)
+        if key is None:
+            return None
+        self._order.remove(key)
+        return self._calls.pop(key)
+
+    def result_renderable(self, event: ToolCallEnd,
+                          start: ToolCallStart | None = None) -> RenderableType:
         view = view_result(event, self.max_lines)
         mark, style = ("✓", theme.OK) if view.ok else ("✗", theme.ERROR)
-        headline = Text.assemble((f"{mark} ", style), (make_visible(view.headline),
-                                                       style if not view.ok else theme.DIM))
+        title = Text.assemble((event.name, theme.TOOL), " ", (mark + " ", style),
+                              (make_visible(view.headline), theme.DIM if view.ok else style))
         if view.truncated:
-            headline.append(" · output truncated", style=theme.NOTICE)
-        if not view.lines:
-            return headline
-        body: list[RenderableType] = [
-            Text(clean_output_line(line), no_wrap=True, overflow="ellipsis",
-                 style="" if view.ok else "red")
-            for line in view.lines
-        ]
-        if view.more:
-            body.append(Text(f"… {view.more} more line{'s' if view.more != 1 else ''}",
-                             style=theme.DIM))
+            title.append(" · output truncated", style=theme.NOTICE)
+        body: list[RenderableType] = []
+        if start is not None:
+            body.append(Text(describe(start), style="bold", overflow="fold"))
+        more = Text(f"… {view.more} {'earlier' if view.tail else 'more'} "
+                    f"{plural(view.more, 'line')}", style=theme.DIM)
+        if view.more and view.tail:
+            body.append(more)
+        body.extend(Text(clean_output_line(line), no_wrap=True, overflow="ellipsis",
+                         style="" if view.ok else "red") for line in view.lines)
+        if view.more and not view.tail:
+            body.append(more)
+        if not body:
+            return title
         border = theme.DIM if view.ok else theme.ERROR_BORDER
-        return Panel(Group(*body), title=headline, title_align="left", border_style=border,
+        return Panel(Group(*body), title=title, title_align="left", border_style=border,
                      box=box.ROUNDED, padding=(0, 1))
 
     def retrying(self, event: Retrying) -> None:
-        reason = f": {make_visible(event.reason)}" if event.reason else ""
-        self.console.print(Text(f"↻ retrying (attempt {event.attempt}) in "
-                                f"{format_duration(event.delay * 1000)}{reason}",
-                                style=theme.NOTICE))
+        reason = f": {one_line(event.reason)}" if event.reason else ""
+        self.terminal.print(Text(f"↻ retrying (attempt {event.attempt}) in "
+                                 f"{format_duration(event.delay * 1000)}{reason}",
+                                 style=theme.NOTICE))
+        self.spinner.start("retrying in", countdown=event.delay)
 
     def error(self, event: Error) -> None:
         self.spinner.stop()
-        self.console.print(Text(f"✗ {make_visible(event.message)}", style=theme.ERROR))
-
-    def handle(self, event: object) -> bool:
-        """Draw ``event`` if it is a tool event, retry or error; False for anything else."""
-        if isinstance(event, ToolCallStart):
-            self.start(event)
-        elif isinstance(event, ToolExecuting):
-            self.executing(event)
-        elif isinstance(event, ToolCallEnd):
-            self.end(event)
-        elif isinstance(event, Retrying):
-            self.retrying(event)
-        elif isinstance(event, Error):
-            self.error(event)
-        else:
-            return False
-        return True
+        self.terminal.print(Text(f"✗ {one_line(event.message)}", style=theme.ERROR))

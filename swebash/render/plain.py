@@ -6,6 +6,8 @@ so ``out`` stays the answer alone::
 
     [tool] $ ls -la
     [tool] exit 0 · 3 lines · 12 ms
+    [tool] $ rm -rf ~
+    [tool] ✗ refused · 0 ms: deletes your home directory
     [retry] attempt 2 in 1.0 s: rate limited
     [error] provider unreachable
 
@@ -30,13 +32,7 @@ from swebash.api import (
 )
 from swebash.render.panels import describe
 from swebash.render.results import format_duration, view_result
-from swebash.render.visible import make_visible
-
-# Control characters other than newline and tab are dropped from the answer: a raw ESC or CR
-# from the model could recolour or overwrite the user's terminal. Deltas may split a sequence,
-# so the characters are dropped one by one rather than parsed as sequences.
-_CONTROL_DROP = {code: None for code in [*range(0x00, 0x09), *range(0x0B, 0x20),
-                                          *range(0x7F, 0xA0)]}
+from swebash.safety.display import inert_text, one_line
 
 
 class PlainPrinter:
@@ -55,24 +51,25 @@ class PlainPrinter:
             self._end_answer_line()
             self._note(f"[tool] {describe(event)}")
         elif isinstance(event, ToolCallEnd):
-            view = view_result(event, max_lines=0)
-            status = "" if event.ok else "failed: "
+            view = view_result(event, max_lines=1)
             extra = " · truncated" if view.truncated else ""
-            self._note(f"[tool] {status}{make_visible(view.headline)}{extra}")
+            # A failure says why (the gate's reason, the last line of stderr), on one line.
+            why = f": {one_line(view.lines[-1])}" if not view.ok and view.lines else ""
+            self._note(f"[tool] {'' if view.ok else '✗ '}{one_line(view.headline)}{extra}{why}")
         elif isinstance(event, Retrying):
-            reason = f": {make_visible(event.reason)}" if event.reason else ""
+            reason = f": {one_line(event.reason)}" if event.reason else ""
             self._note(f"[retry] attempt {event.attempt} in "
                        f"{format_duration(event.delay * 1000)}{reason}")
         elif isinstance(event, Error):
             self._end_answer_line()
-            self._note(f"[error] {make_visible(event.message)}")
+            self._note(f"[error] {one_line(event.message)}")
         elif isinstance(event, Done):
             self.done(event.reply)
         elif isinstance(event, (ToolExecuting, Usage)):
             pass  # nothing to say in plain output: the start line already names the tool
 
     def delta(self, text: str) -> None:
-        text = text.translate(_CONTROL_DROP)
+        text = inert_text(text)  # a raw ESC or CR from the model must not reach a terminal
         if not text:
             return
         self.out.write(text)

@@ -20,11 +20,17 @@ EXIT_KEYS = ("exit_code", "exit_status", "returncode", "status_code")
 
 @dataclass(frozen=True)
 class ResultView:
-    ok: bool
+    ok: bool  # the call worked and, for a command, exited 0
     headline: str  # "exit 0 · 3 lines · 12 ms"
-    lines: tuple[str, ...]  # the first output lines to show
-    more: int  # how many further lines were not shown
+    lines: tuple[str, ...]  # the output lines to show: the first, or the last for a failure
+    more: int  # how many lines were not shown; len(lines) + more == the headline's count
     truncated: bool  # the tool itself cut the output
+    tail: bool = False  # lines are the last ones (a failure: errors come at the end)
+    exit_code: int | None = None
+
+
+def plural(count: int, word: str) -> str:
+    return word if count == 1 else word + "s"
 
 
 def format_duration(ms: float) -> str:
@@ -33,6 +39,19 @@ def format_duration(ms: float) -> str:
     if ms < 60_000:
         return f"{ms / 1000:.1f} s"
     return f"{int(ms // 60_000)} min {int(ms % 60_000 // 1000)} s"
+
+
+# What a failed call's headline says, by the error type the agent gave its result.
+FAILURE_WORDS = {"PermissionDenied": "refused", "UserDeclined": "declined",
+                 "ConfirmationRequired": "not confirmed", "LimitReached": "not run",
+                 "Timeout": "timed out"}
+
+
+def error_kind(data: object) -> str | None:
+    """The ``type`` of an error result (``{"error": true, "type": …, "message": …}``)."""
+    if isinstance(data, dict) and data.get("error") and isinstance(data.get("type"), str):
+        return str(data["type"])
+    return None
 
 
 def _output_of(data: object) -> tuple[str, int | None, bool, str | None]:
@@ -78,23 +97,28 @@ def view_result(end: ToolCallEnd, max_lines: int = 5) -> ResultView:
     except ValueError:
         data = end.result
     text, exit_code, truncated, error = _output_of(data)
+    kind = error_kind(data)
     # Split on newlines only: a bare CR inside a line is content to show, not a line break.
     all_lines = [line.removesuffix("\r") for line in text.rstrip("\n").split("\n")
                  ] if text.strip() else []
     if error and error not in text:
-        all_lines.insert(0, error)
-    shown = tuple(all_lines[:max_lines])
+        all_lines.append(error)
+    ok = end.ok and not error and kind is None and exit_code in (None, 0)
+    tail = not ok
+    shown = tuple(all_lines[-max_lines:] if tail else all_lines[:max_lines]) if max_lines else ()
     more = len(all_lines) - len(shown)
-    if end.summary:
+    count = len(all_lines)
+    lines_part = f"{count} {plural(count, 'line')}"
+    if exit_code is not None:  # built from what is shown, so the count equals shown + more
+        head_parts = [f"exit {exit_code}", lines_part]
+    elif not ok:
+        head_parts = [FAILURE_WORDS.get(kind or "", "failed")]
+        if count > 1:
+            head_parts.append(lines_part)
+    elif end.summary:
         head_parts = [end.summary]
     else:
-        head_parts = []
-        if exit_code is not None:
-            head_parts.append(f"exit {exit_code}")
-        elif not end.ok:
-            head_parts.append("failed")
-        count = len(all_lines)
-        head_parts.append(f"{count} line" + ("" if count == 1 else "s"))
+        head_parts = [lines_part]
     head_parts.append(format_duration(end.duration_ms))
     headline = " · ".join(head_parts)
-    return ResultView(end.ok, headline, shown, more, truncated)
+    return ResultView(ok, headline, shown, more, truncated, tail, exit_code)

@@ -42,6 +42,12 @@ def bash_says_incomplete(text: str) -> bool:
 def needs_more_input(text: str) -> bool:
     if not text.strip():
         return False
+    from swebash.router import is_ai_line
+
+    if is_ai_line(text.split("\n", 1)[0]):
+        # A `?`/`??` line is prose: quotes, `#` and `<<` are text. Only a trailing `\`
+        # continues a long question (the same key bash users already know).
+        return trailing_backslash(text)
     if trailing_backslash(text):
         return True
     if not SPECIAL.search(text):

@@ -67,8 +67,8 @@ def test_write_request_shows_a_coloured_diff_capped_in_height() -> None:
     console.print(prompt.preview)
     text = console.file.getvalue()  # type: ignore[attr-defined]
     assert "\x1b[32m+new" in text and "\x1b[31m-old" in text
-    assert "… 25 more lines" in text
-    assert len(text.splitlines()) == 20 + 1 + 2  # lines, the count, the panel border
+    assert "… 33 more lines" in text
+    assert len(text.splitlines()) == 12 + 1 + 2  # lines, the count, the panel border
 
 
 def test_new_file_preview_is_its_head() -> None:

@@ -36,7 +36,7 @@ def test_text_before_a_tool_is_printed_before_its_panel() -> None:
                   Delta("Found `a`.\n"), Usage(1, 2), Done("Found `a`.")]:
         renderer.handle(event)
     text = console.file.getvalue()  # type: ignore[attr-defined]
-    order = [text.index(s) for s in ("Checking the dir first.", "$ ls", "exit 0", "Found a.")]
+    order = [text.index(s) for s in ("Checking the dir first.", "exit 0", "$ ls", "Found a.")]
     assert order == sorted(order)
     assert not renderer.spinner.active
 

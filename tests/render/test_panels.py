@@ -30,21 +30,59 @@ def end(result: object, *, ok: bool = True, ms: float = 12, summary: str = "") -
     return ToolCallEnd("execute_command", text, ok, ms, summary=summary)
 
 
-def test_header_panel_shows_tool_and_description() -> None:
+def test_one_compact_panel_per_call_command_then_result() -> None:
     console = plain_console()
-    ToolPanels(console).start(ToolCallStart("execute_command", {"command": "ls -la"},
-                                            description="$ ls -la"))
+    panels = ToolPanels(console)
+    panels.start(ToolCallStart("execute_command", {"command": "ls -la"},
+                               description="$ ls -la", call_id="c1"))
+    assert output(console) == ""  # drawn once, with its result
+    panels.end(ToolCallEnd("execute_command", json.dumps({"exit_code": 0, "stdout": "a\n"}),
+                           True, 3, call_id="c1"))
+    lines = output(console).splitlines()
+    assert "execute_command ✓ exit 0 · 1 line · 3 ms" in lines[0]
+    assert "$ ls -la" in lines[1] and "a" in lines[2]
+    assert len(lines) == 4
+
+
+def test_parallel_calls_are_each_labelled_with_their_command() -> None:
+    console = plain_console()
+    panels = ToolPanels(console)
+    for i in range(3):
+        panels.start(ToolCallStart("execute_command", {}, description=f"$ echo {i}",
+                                   call_id=f"c{i}"))
+    for i in range(3):
+        panels.end(ToolCallEnd("execute_command",
+                               json.dumps({"exit_code": 0, "stdout": f"{i}\n"}), True, 1,
+                               call_id=f"c{i}"))
     text = output(console)
-    assert "execute_command" in text and "$ ls -la" in text
-    assert len(text.splitlines()) == 3  # a compact three-line panel
+    assert [text.index(f"$ echo {i}") for i in range(3)] == sorted(
+        text.index(f"$ echo {i}") for i in range(3))
+    assert len(text.splitlines()) == 12  # three panels of four lines
 
 
-def test_header_without_description_falls_back_to_arguments_made_visible() -> None:
+def test_label_without_description_falls_back_to_arguments_made_visible() -> None:
     console = plain_console()
-    ToolPanels(console).start(ToolCallStart("read_file", {"path": "a\x1b[2Jb"}))
+    panels = ToolPanels(console)
+    panels.start(ToolCallStart("read_file", {"path": "a\x1b[2Jb"}))
+    panels.end(ToolCallEnd("read_file", json.dumps({"content": "x"}), True, 1))
     text = output(console)
     assert "read_file" in text and "\x1b" not in text
     assert 'a\\u001b[2Jb' in text  # JSON-escaped, then shown as is
+
+
+def test_a_failing_command_is_red_and_shows_its_tail() -> None:
+    stderr = "".join(f"line {i}\n" for i in range(59)) + "error: the real reason\n"
+    result = end({"exit_code": 1, "stdout": "", "stderr": stderr}, ok=True,
+                 summary="exit 1 · 61 lines")
+    console = plain_console()
+    ToolPanels(console).end(result)
+    text = output(console)
+    assert "✓" not in text and "✗ exit 1 · 60 lines" in text
+    assert "error: the real reason" in text and "line 0 " not in text
+    assert "… 55 earlier lines" in text  # 5 shown + 55 = 60
+    coloured = colour_console()
+    ToolPanels(coloured).end(result)
+    assert "\x1b[1;31m✗" in output(coloured)
 
 
 def test_ok_result_summary_with_first_lines() -> None:
@@ -104,8 +142,8 @@ def test_non_json_and_search_results() -> None:
 def test_retry_and_error_notices_are_one_line() -> None:
     console = plain_console()
     panels = ToolPanels(console)
-    assert panels.handle(Retrying(2, 1.5, "rate limited"))
-    assert panels.handle(Error("provider unreachable"))
+    panels.retrying(Retrying(2, 1.5, "rate limited"))
+    panels.error(Error("provider unreachable"))
     lines = output(console).splitlines()
     assert lines == ["↻ retrying (attempt 2) in 1.5 s: rate limited", "✗ provider unreachable"]
 
@@ -119,11 +157,29 @@ def test_spinner_is_silent_off_terminal_and_transient_on_terminal() -> None:
     assert output(console) == ""
 
     tty = Console(file=io.StringIO(), width=80, force_terminal=True)
-    spinner = Spinner(tty)
+    now = [100.0]
+    spinner = Spinner(tty, clock=lambda: now[0])
     panels = ToolPanels(tty, spinner=spinner)
-    panels.handle(ToolExecuting("execute_command"))
+    panels.start(ToolCallStart("execute_command", {}, description="$ make test"))
+    panels.executing(ToolExecuting("execute_command"))
     assert spinner.active
-    panels.handle(end({"exit_code": 0, "stdout": "ok\n"}))
+    now[0] += 12.3
+    spinner.terminal.redraw()
+    assert "running $ make test · 12 s" in output(tty)  # the elapsed seconds count up
+    panels.end(end({"exit_code": 0, "stdout": "ok\n"}))
     assert not spinner.active
-    assert "running execute_command" in output(tty)
     assert "exit 0" in output(tty)
+    spinner.terminal.clear()
+
+
+def test_retry_wait_counts_down() -> None:
+    tty = Console(file=io.StringIO(), width=80, force_terminal=True)
+    now = [0.0]
+    spinner = Spinner(tty, clock=lambda: now[0])
+    ToolPanels(tty, spinner=spinner).retrying(Retrying(2, 5.0))
+    assert "retrying in 5 s" in output(tty)
+    now[0] += 3
+    spinner.terminal.redraw()
+    assert "retrying in 2 s" in output(tty)
+    spinner.stop()
+    spinner.terminal.clear()

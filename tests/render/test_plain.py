@@ -53,7 +53,7 @@ def test_errors_retries_and_failed_tools() -> None:
     assert err.splitlines() == [
         "[retry] attempt 2 in 1.0 s: rate limited",
         "[tool] read x",
-        "[tool] failed: not found · 3 ms",
+        "[tool] ✗ failed · 3 ms: not found",
         "[tool] exit 0 · 1 line · 5 ms · truncated",
         "[error] provider unreachable",
     ]

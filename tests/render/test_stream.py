@@ -162,10 +162,9 @@ def test_live_terminal_leaves_exactly_the_one_shot_rendering_on_screen() -> None
 def test_tall_open_block_shows_only_its_tail_live_and_prints_whole() -> None:
     code = "```\n" + "".join(f"line {i:03}\n" for i in range(60))
     console = terminal_console(height=10)
-    view = OpenBlockView(lambda text: Markdown(text))
+    view = OpenBlockView(console, lambda text: Markdown(text))
     view.text = code
-    lines = console.render_lines(view, console.options, pad=False)
-    shown = ["".join(s.text for s in line) for line in lines]
+    shown = view.rows(80, 9)
     assert len(shown) <= 9
     assert any("line 059" in row for row in shown)
     assert not any("line 000" in row for row in shown)
@@ -190,9 +189,9 @@ def test_live_redraws_are_rate_limited_and_only_on_change() -> None:
         stream.feed("word ")
     # 12 Hz over ~0.2 s of fake time; a deferred redraw may add one or two in real time.
     assert stream.refreshes <= 6
-    console.print("unrelated line")  # redraws the live region with the latest text
+    stream.terminal.print("unrelated line")  # redraws the live region with the latest text
     renders = stream.live_renders
-    console.print("another line")  # redraws it again: the text did not change, no new render
+    stream.terminal.print("another line")  # redraws it again: same text, no new render
     assert stream.live_renders == renders
     stream.finish()
 

@@ -1,0 +1,252 @@
+"""The one writer that owns the terminal while an AI turn is drawn.
+
+Design note. A turn shows two kinds of output: lines that are final (finished markdown blocks,
+tool panels, notices), printed once into scrollback, and a small live region at the bottom (the
+open markdown block, a spinner) that is redrawn in place. Redrawing in place means moving the
+cursor up over what was drawn last time, so the writer must know exactly how many screen rows
+that was. What fails:
+
+* two writers — rich ``Live``/``Status`` each run a refresh thread, and printing a finished
+  block from the event thread while that thread redraws made the cursor-up count of one frame
+  apply to the output of another: blocks erased, lines doubled;
+* counting rows from the text instead of from what was written at the width of the moment:
+  a line that wraps, or a window that shrank, makes the count wrong.
+
+Chosen approach: every byte of a turn goes through ``LiveTerminal`` under one lock. It keeps
+the rows of the live region exactly as written (each already cut to the width it was drawn at,
+joined by CR LF, the cursor left at the end of the last row), so the height is a fact, not a
+guess. A frame is: go up to the first row that changed, erase below, write the committed lines
+(if any) and the changed rows — wrapped in synchronized output (DEC mode 2026) so the terminal
+shows the frame at once. Committed lines are written exactly once. The live region never gets
+taller than the screen minus one row, so the cursor-up never leaves the screen.
+
+A window that got narrower rewraps what was drawn on terminals that reflow (tmux, VTE, kitty,
+iTerm2); the writer then counts each old row as the rows it occupies at the new width before
+erasing, and draws the region afresh.
+
+A ticker thread animates the spinner and draws the last words of the open block after a pause
+in the stream; it only ever calls ``redraw`` — under the same lock, so it cannot interleave.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+from rich.cells import cell_len
+from rich.console import Console, RenderableType
+from rich.segment import Segment
+
+from swebash.safety.display import strip_ansi
+
+SYNC_BEGIN = "\x1b[?2026h"
+SYNC_END = "\x1b[?2026l"
+TICK_SECONDS = 0.1
+
+
+def rows_of(console: Console, renderable: RenderableType, width: int) -> list[str]:
+    """Render ``renderable`` at ``width`` into rows of ANSI text, trailing blank rows dropped."""
+    options = console.options.update(width=width, height=None)
+    lines = console.render_lines(renderable, options, pad=False)
+    rows = [console._render_buffer(_rstrip_plain(line)).rstrip("\n") for line in lines]
+    while rows and not strip_ansi(rows[-1]).strip():
+        rows.pop()
+    return rows
+
+
+def _rstrip_plain(line: list[Segment]) -> list[Segment]:
+    """Drop trailing unstyled spaces: they add nothing and make a row rewrap on shrinking."""
+    segments = list(line)
+    while segments:
+        last = segments[-1]
+        if last.control or (last.style is not None and last.style.bgcolor is not None):
+            break
+        stripped = last.text.rstrip(" ")
+        if stripped:
+            segments[-1] = Segment(stripped, last.style)
+            break
+        segments.pop()
+    return segments
+
+
+class LiveTerminal:
+    """Commits final output above a live region and redraws the region; one lock for both."""
+
+    def __init__(self, console: Console, *, sync: bool = True,
+                 clock: Callable[[], float] = time.monotonic,
+                 tick_seconds: float = TICK_SECONDS) -> None:
+        self.console = console
+        self.live_enabled = console.is_interactive
+        self._sync = sync
+        self.clock = clock
+        self.tick_seconds = tick_seconds
+        self.lock = threading.RLock()  # held by whoever changes what the region shows
+        self._rows: list[str] = []  # the live region's rows as written, top to bottom
+        self._row_cells: list[int] = []  # each row's width in cells, for reflow on resize
+        self._width = 0  # the width the region was drawn at
+        self._sources: list[Callable[[int, int], list[str]]] = []
+        self._ticker: threading.Thread | None = None
+        self._stop_ticker = threading.Event()
+        self._tick_hooks: list[Callable[[], None]] = []
+        self.bytes_written = 0
+        self.frames = 0
+
+    # ------------------------------------------------------------------ what the region shows
+
+    def add_source(self, source: Callable[[int, int], list[str]]) -> None:
+        """A part of the live region: ``source(width, max_rows)`` returns its rows now."""
+        with self.lock:
+            if source not in self._sources:
+                self._sources.append(source)
+
+    def remove_source(self, source: Callable[[int, int], list[str]]) -> None:
+        with self.lock:
+            if source in self._sources:
+                self._sources.remove(source)
+
+    def on_tick(self, hook: Callable[[], None]) -> None:
+        """Run ``hook`` (under the lock) on every tick of the ticker thread."""
+        with self.lock:
+            self._tick_hooks.append(hook)
+
+    @property
+    def height(self) -> int:
+        """Rows the live region occupies on screen right now."""
+        return len(self._rows)
+
+    # ------------------------------------------------------------------ drawing
+
+    def commit(self, text: str) -> None:
+        """Print ``text`` (ANSI, ending with a newline) once, above the live region."""
+        with self.lock:
+            self._frame(text)
+
+    def print(self, *renderables: RenderableType, end: str = "\n",
+              blank_before: bool = False) -> None:
+        """Render with the console's settings and commit the result."""
+        with self.lock:
+            if not self.live_enabled and not self._rows:
+                if blank_before:
+                    self.console.print()
+                self.console.print(*renderables, end=end)
+                return
+            with self.console.capture() as capture:
+                if blank_before:
+                    self.console.print()
+                self.console.print(*renderables, end=end)
+            self._frame(capture.get())
+
+    def redraw(self) -> None:
+        """Bring the live region up to date with its sources (writes only what changed)."""
+        with self.lock:
+            self._frame("")
+
+    def clear(self) -> None:
+        """Erase the live region and forget its sources (the end of a turn)."""
+        with self.lock:
+            self._sources.clear()
+            self._tick_hooks.clear()
+            self._frame("")
+        self._stop()
+
+    def write_raw(self, text: str) -> None:
+        """Write ``text`` as is with the live region erased (a question awaiting a key)."""
+        with self.lock:
+            self._frame("", keep_live=False)
+            self._emit(text)
+
+    def _frame(self, committed: str, *, keep_live: bool = True) -> None:
+        width = max(1, self.console.width)
+        if self.live_enabled and keep_live and self._sources:
+            max_rows = max(1, self.console.height - 1)
+            new_rows: list[str] = []
+            for source in self._sources:
+                new_rows.extend(source(width, max_rows))
+            new_rows = new_rows[-max_rows:]
+        else:
+            new_rows = []
+        if not committed and new_rows == self._rows and width == self._width:
+            return
+        out: list[str] = []
+        first = self._first_changed(new_rows, width, bool(committed))
+        drawn = self._screen_rows(width)
+        if drawn:
+            # From the end of the last drawn row up to the first row that changes.
+            up = drawn - 1 - self._screen_rows(width, first)
+            out.append("\r")
+            if up > 0:
+                out.append(f"\x1b[{up}A")
+            out.append("\x1b[J")
+        out.append(committed)
+        changed = new_rows[first:]
+        if committed and not committed.endswith("\n") and changed:
+            out.append("\r\n")
+        out.append("\r\n".join(changed))
+        self._rows = list(new_rows)
+        self._row_cells = [cell_len(strip_ansi(row)) for row in new_rows]
+        self._width = width
+        body = "".join(out)
+        if not body:
+            return
+        if self._sync and self.live_enabled:
+            body = SYNC_BEGIN + body + SYNC_END
+        self._emit(body)
+        self.frames += 1
+        if self._rows:
+            self._start()
+
+    def _first_changed(self, new_rows: Sequence[str], width: int, committing: bool) -> int:
+        """Index of the first live row to rewrite (0 when committing or after a resize)."""
+        if committing or width != self._width or not self._rows:
+            return 0
+        first = 0
+        for old, new in zip(self._rows, new_rows, strict=False):
+            if old != new:
+                break
+            first += 1
+        # The cursor rests at the end of the last row: to append rows or drop some, start
+        # over from a row that exists in both frames (the last common one), or from the top.
+        limit = min(len(self._rows), len(new_rows)) - 1
+        return max(0, min(first, limit))
+
+    def _screen_rows(self, width: int, upto: int | None = None) -> int:
+        """Screen rows taken by the first ``upto`` drawn rows, reflowed to ``width``."""
+        cells = self._row_cells[:upto] if upto is not None else self._row_cells
+        if width >= self._width:
+            return len(cells)
+        return sum(max(1, -(-count // width)) for count in cells)
+
+    def _emit(self, text: str) -> None:
+        file = self.console.file
+        file.write(text)
+        file.flush()
+        self.bytes_written += len(text.encode("utf-8", "replace"))
+
+    # ------------------------------------------------------------------ ticker
+
+    def _start(self) -> None:
+        if self._ticker is not None and self._ticker.is_alive():
+            return
+        self._stop_ticker = threading.Event()
+        stop = self._stop_ticker
+        self._ticker = threading.Thread(target=self._tick_loop, args=(stop,),
+                                        name="swebash-render", daemon=True)
+        self._ticker.start()
+
+    def _stop(self) -> None:
+        ticker, self._ticker = self._ticker, None
+        self._stop_ticker.set()
+        if ticker is not None and ticker is not threading.current_thread():
+            ticker.join(1.0)
+
+    def _tick_loop(self, stop: threading.Event) -> None:
+        while not stop.wait(self.tick_seconds):
+            with self.lock:
+                if stop.is_set():
+                    return
+                for hook in list(self._tick_hooks):
+                    hook()
+                self._frame("")
+                if not self._rows and not self._sources:
+                    return

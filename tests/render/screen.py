@@ -1,0 +1,123 @@
+"""Replaying the real byte stream through a terminal emulator (pyte) for render tests."""
+
+from __future__ import annotations
+
+import io
+
+import pyte
+from pyte.screens import Char
+from rich.console import Console
+from rich.markdown import Markdown
+
+# A 2.4 KB answer with everything that used to get lost: a title, a table, a block quote, a
+# nested list, a fence with blank lines, an apostrophe, and long paragraphs that wrap.
+LONG_ANSWER = """# Why `git push` doesn't work
+
+Your branch has **no upstream** configured, so git doesn't know where to push. This happens \
+after creating a branch locally with `git switch -c feature` and never pushing it before.
+
+## What to check
+
+| check | command | expected |
+|---|---|---|
+| current branch | `git branch --show-current` | `feature` |
+| remotes | `git remote -v` | `origin` with a URL |
+| upstream | `git rev-parse @{u}` | an error right now |
+
+> **Note:** the error message already suggests the fix; git prints it as a hint, and many \
+people skip over it because it is long and grey.
+
+1. Set the upstream once:
+   - either push with `-u`:
+     ```bash
+     git push -u origin feature
+     ```
+   - or configure it without pushing:
+
+     ```bash
+     git branch --set-upstream-to=origin/feature
+     ```
+2. From then on a plain `git push` works.
+   - `git status` shows *ahead 1* or *behind 2* relative to the remote.
+   - `git pull` knows where to pull from.
+
+## If it still fails
+
+```text
+! [rejected]        feature -> feature (non-fast-forward)
+error: failed to push some refs to 'origin'
+
+hint: Updates were rejected because the tip of your current branch is behind
+```
+
+That one means someone pushed before you: run `git pull --rebase`, fix any conflicts, then \
+push again. Never use `--force` on a shared branch; `--force-with-lease` is the safer choice \
+when you really rewrote history on purpose.
+
+## Background
+
+Git keeps, for every local branch, an optional *upstream*: the remote branch it tracks. The \
+upstream is what `git status` compares against, what `git pull` merges from and what a plain \
+`git push` pushes to. A branch created from a remote branch (`git switch feature` when only \
+`origin/feature` exists) gets one automatically; a branch you start yourself does not.
+
+> Tip: `git branch -vv` lists every branch with its upstream in brackets, so a missing one
+> stands out at a glance.
+>
+> - `[origin/main]` — tracking, nothing to do
+> - no brackets — no upstream yet
+
+1. Run `git branch -vv`.
+2. Find branches without brackets.
+   1. Push each once with `-u`.
+   2. Or delete the ones you don't need.
+
+---
+
+- Automatic upstream: `git config --global push.autoSetupRemote true` makes the first \
+`git push` set it for you.
+- Check your credentials with `ssh -T git@github.com` if the remote uses SSH.
+
+That's all — the short version: **`git push -u origin HEAD`**.
+"""
+
+
+def terminal_console(width: int, height: int = 24) -> Console:
+    return Console(file=io.StringIO(), width=width, height=height, force_terminal=True,
+                   color_system="256", legacy_windows=False)
+
+
+def _row(line: dict[int, Char], columns: int) -> str:
+    return "".join(line[x].data for x in range(columns)).rstrip()
+
+
+def replay(output: str, columns: int, lines: int = 24,
+           resizes: dict[int, int] | None = None) -> list[str]:
+    """Feed ``output`` (as a tty with ONLCR would pass it) to an emulator; scrollback + screen.
+
+    ``resizes`` maps a character offset in ``output`` to a new width applied there.
+    """
+    screen = pyte.HistoryScreen(columns, lines, history=100_000, ratio=0.001)
+    stream = pyte.Stream(screen)
+    data = output.replace("\n", "\r\n")
+    offsets = sorted((resizes or {}).items())
+    position = 0
+    for offset, width in offsets:
+        stream.feed(data[position:offset])
+        screen.resize(lines, width)
+        position = offset
+    stream.feed(data[position:])
+    rows = [_row(line, screen.columns) for line in screen.history.top]
+    rows += [row.rstrip() for row in screen.display]
+    while rows and not rows[-1]:
+        rows.pop()
+    return rows
+
+
+def render_once(text: str, width: int, height: int = 24, before: str = "") -> str:
+    console = terminal_console(width, height)
+    if before:
+        console.file.write(before)
+    console.print(Markdown(text))
+    value: str = console.file.getvalue()  # type: ignore[attr-defined]
+    return value
