@@ -1,6 +1,7 @@
 """MCP servers as tools, against a real MCP server (the SDK's server side,
-tests/fakes/mcp_server.py) over stdio and Streamable HTTP on 127.0.0.1: listing, calls, errors, a crash, a hang past the
-startup timeout, a slow tool past its timeout, many tools, and shutdown leaving no process."""
+tests/fakes/mcp_server.py) over stdio and Streamable HTTP on 127.0.0.1: listing, calls, errors,
+a crash, a hang past the startup timeout, a slow tool past its timeout, many tools, and shutdown
+leaving no process."""
 
 from __future__ import annotations
 
