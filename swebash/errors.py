@@ -64,6 +64,19 @@ class StreamInterrupted(ProviderError):
     """The provider's stream broke off mid-way."""
 
 
+class MalformedEvent(ProviderError):
+    """The provider sent an event swebash cannot read: not JSON, wrong JSON types, a missing
+    field, or nesting too deep. Not retried: the same server would send the same."""
+
+    kind = "MalformedEvent"
+
+
+class ResponseTooLarge(ProviderError):
+    """An answer or its tool-call arguments passed the size cap; the stream was stopped there."""
+
+    kind = "TooLarge"
+
+
 class ToolError(AiError):
     """A tool call failed; ``kind`` is the error type the model sees (InvalidArguments,
     ExecutionFailed, PermissionDenied, NotFound, UserDeclined)."""

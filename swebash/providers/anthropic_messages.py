@@ -10,6 +10,7 @@ fragments (the first is usually empty) concatenated per block and parsed by the 
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from swebash.errors import StreamInterrupted
@@ -24,6 +25,13 @@ from swebash.providers.base import (
     TurnEnd,
     TurnEvent,
     UserMessage,
+)
+from swebash.providers.boundary import Narrow, TurnBudget, stream_content_type, undecodable
+from swebash.providers.connection import (
+    check_endpoint,
+    check_stream_reply,
+    media_type,
+    not_a_stream,
 )
 from swebash.providers.openai_chat import parse_arguments_object
 from swebash.providers.retry import RetryPolicy, stream_with_retries, translate_error
@@ -104,47 +112,88 @@ class AnthropicProvider:
                                mid_stream=mid_stream)
 
     async def _attempt(self, body: dict[str, Any]) -> AsyncGenerator[TurnEvent, None]:
+        endpoint = self.info.endpoint
+        check_endpoint("anthropic", endpoint)
         try:
             stream = await self.client().messages.create(**body)
         except Exception as exc:
             raise self._error(exc) from exc
-        text: list[str] = []
-        blocks: dict[int, dict[str, Any]] = {}
-        stop_reason = ""
-        finished = False
-        tokens_in = tokens_out = 0
+        narrow = Narrow("anthropic")
+        budget = TurnBudget("anthropic")
+        state = _TurnState()
         try:
             async with stream:
+                check_stream_reply("anthropic", endpoint, stream_content_type(stream))
                 async for event in stream:
-                    kind = getattr(event, "type", "")
-                    if kind == "message_start":
-                        usage = getattr(event.message, "usage", None)
-                        tokens_in = getattr(usage, "input_tokens", 0) or 0
-                        tokens_out = getattr(usage, "output_tokens", 0) or 0
-                    elif kind == "content_block_start":
-                        block = event.content_block
-                        if getattr(block, "type", "") == "tool_use":
-                            blocks[event.index] = {"id": block.id, "name": block.name,
-                                                   "json": []}
-                    elif kind == "content_block_delta":
-                        delta = event.delta
-                        dtype = getattr(delta, "type", "")
-                        if dtype == "text_delta" and delta.text:
-                            text.append(delta.text)
-                            yield TextDelta(delta.text)
-                        elif dtype == "input_json_delta" and event.index in blocks:
-                            blocks[event.index]["json"].append(delta.partial_json or "")
-                    elif kind == "message_delta":
-                        stop_reason = getattr(event.delta, "stop_reason", "") or stop_reason
-                        usage = getattr(event, "usage", None)
-                        tokens_out = getattr(usage, "output_tokens", tokens_out) or tokens_out
-                    elif kind == "message_stop":
-                        finished = True
+                    state.events += 1
+                    piece = state.read(event, narrow, budget)
+                    if piece:
+                        yield TextDelta(piece)
         except Exception as exc:
-            raise self._error(exc, mid_stream=True) from exc
-        if not finished:
+            raise (undecodable(narrow, exc) or self._error(exc, mid_stream=True)) from exc
+        if not state.finished:
+            content_type = stream_content_type(stream)
+            if state.events == 0 and media_type(content_type) != "text/event-stream":
+                raise not_a_stream("anthropic", endpoint, content_type)
             raise StreamInterrupted("anthropic: the response stream ended before message_stop")
-        calls = tuple(ToolCall(id=b["id"], name=b["name"], arguments="".join(b["json"]) or "{}")
-                      for _, b in sorted(blocks.items()))
-        yield TurnEnd(text="".join(text), tool_calls=calls, stop_reason=stop_reason,
-                      input_tokens=tokens_in, output_tokens=tokens_out)
+        calls = tuple(ToolCall(id=b.id, name=b.name, arguments="".join(b.json) or "{}")
+                      for _, b in sorted(state.blocks.items()))
+        yield TurnEnd(text=budget.text, tool_calls=calls, stop_reason=state.stop_reason,
+                      input_tokens=state.tokens_in, output_tokens=state.tokens_out)
+
+
+@dataclass
+class _ToolBlock:
+    id: str
+    name: str
+    json: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _TurnState:
+    """What one streamed message has said so far, read field by field through ``Narrow``."""
+
+    blocks: dict[int, _ToolBlock] = field(default_factory=dict)
+    stop_reason: str = ""
+    finished: bool = False
+    tokens_in: int = 0
+    tokens_out: int = 0
+    events: int = 0
+
+    def read(self, event: object, narrow: Narrow, budget: TurnBudget) -> str:
+        """Apply one event; returns the text it carries (empty when none)."""
+        kind = narrow.text(event, "type", "event.type", required=True)
+        if kind == "message_start":
+            message = narrow.record(event, "message", "message_start.message", required=True)
+            usage = narrow.record(message, "usage", "message.usage")
+            self.tokens_in = narrow.integer(usage, "input_tokens", "usage.input_tokens") or 0
+            self.tokens_out = narrow.integer(usage, "output_tokens", "usage.output_tokens") or 0
+        elif kind == "content_block_start":
+            index = narrow.integer(event, "index", "content_block_start.index", required=True)
+            block = narrow.record(event, "content_block", "content_block", required=True)
+            if narrow.text(block, "type", "content_block.type", required=True) == "tool_use":
+                self.blocks[index or 0] = _ToolBlock(
+                    narrow.text(block, "id", "tool_use.id", required=True) or "",
+                    narrow.text(block, "name", "tool_use.name", required=True) or "")
+        elif kind == "content_block_delta":
+            index = narrow.integer(event, "index", "content_block_delta.index", required=True)
+            delta = narrow.record(event, "delta", "content_block_delta.delta", required=True)
+            dtype = narrow.text(delta, "type", "delta.type", required=True)
+            if dtype == "text_delta":
+                text = narrow.text(delta, "text", "text_delta.text", required=True) or ""
+                budget.add_text(text)
+                return text
+            if dtype == "input_json_delta" and index in self.blocks:
+                piece = narrow.text(delta, "partial_json", "input_json_delta.partial_json") or ""
+                budget.add_arguments(piece)
+                self.blocks[index or 0].json.append(piece)
+        elif kind == "message_delta":
+            delta = narrow.record(event, "delta", "message_delta.delta", required=True)
+            self.stop_reason = narrow.text(delta, "stop_reason", "delta.stop_reason") or \
+                self.stop_reason
+            usage = narrow.record(event, "usage", "message_delta.usage")
+            self.tokens_out = narrow.integer(usage, "output_tokens", "usage.output_tokens") or \
+                self.tokens_out
+        elif kind == "message_stop":
+            self.finished = True
+        return ""

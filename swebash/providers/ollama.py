@@ -26,10 +26,18 @@ from swebash.providers.base import (
     TurnEvent,
     UserMessage,
 )
+from swebash.providers.boundary import Narrow, TurnBudget, describe, field
+from swebash.providers.connection import (
+    check_endpoint,
+    check_stream_reply,
+    media_type,
+    not_a_stream,
+)
 from swebash.providers.openai_chat import parse_arguments_object, tools_to_wire
 from swebash.providers.retry import (
     RetryPolicy,
     body_message,
+    one_line,
     parse_retry_after,
     status_error,
     stream_with_retries,
@@ -69,14 +77,6 @@ def to_wire(system: str, messages: Sequence[Message]) -> list[dict[str, Any]]:
     return wire
 
 
-def arguments_text(arguments: Any) -> str:
-    if isinstance(arguments, str):
-        return arguments or "{}"
-    if arguments is None:
-        return "{}"
-    return json.dumps(arguments)
-
-
 class OllamaProvider:
     def __init__(self, *, model: str, host: str | None, timeout: float,
                  policy: RetryPolicy) -> None:
@@ -110,43 +110,37 @@ class OllamaProvider:
         return translate_error(exc, "ollama", self.info.endpoint, None, mid_stream=mid_stream)
 
     async def _attempt(self, body: dict[str, Any]) -> AsyncGenerator[TurnEvent, None]:
-        text: list[str] = []
+        endpoint = self.info.endpoint
+        check_endpoint("ollama", endpoint)
+        narrow = Narrow("ollama")
+        budget = TurnBudget("ollama")
         calls: list[ToolCall] = []
-        done: dict[str, Any] | None = None
+        done: object = None
         started = False
+        lines = 0
+        content_type: str | None = None
         try:
             async with self.client().stream("POST", "/api/chat", json=body) as response:
                 if response.status_code != 200:
                     raw = await response.aread()
                     try:
                         message = body_message(json.loads(raw))
-                    except ValueError:
+                    except (ValueError, RecursionError):
                         message = raw.decode("utf-8", "replace")
                     raise status_error("ollama", response.status_code, message, None,
                                        parse_retry_after(response.headers))
+                content_type = response.headers.get("content-type")
+                check_stream_reply("ollama", endpoint, content_type)
                 started = True
                 async for line in response.aiter_lines():
                     if not line.strip():
                         continue
-                    try:
-                        chunk = json.loads(line)
-                    except ValueError:
-                        raise StreamInterrupted("ollama: the server sent a line that is not "
-                                                "JSON") from None
-                    if "error" in chunk:
-                        raise StreamInterrupted(f"ollama: {body_message(chunk)}")
-                    reply: dict[str, Any] = chunk.get("message") or {}
-                    content = reply.get("content") or ""
+                    lines += 1
+                    chunk = self._decode(line, narrow, lines, content_type)
+                    content = self._read(chunk, narrow, budget, calls)
                     if content:
-                        text.append(content)
                         yield TextDelta(content)
-                    for call in reply.get("tool_calls") or ():
-                        function = call.get("function") or {}
-                        calls.append(ToolCall(
-                            id=call.get("id") or f"call_{len(calls)}",
-                            name=str(function.get("name", "")),
-                            arguments=arguments_text(function.get("arguments"))))
-                    if chunk.get("done"):
+                    if narrow.flag(chunk, "done", "done"):
                         done = chunk
                         break
         except ProviderError:
@@ -154,8 +148,47 @@ class OllamaProvider:
         except Exception as exc:
             raise self._error(exc, mid_stream=started) from exc
         if done is None:
+            if lines == 0 and media_type(content_type) != "application/x-ndjson":
+                raise not_a_stream("ollama", endpoint, content_type)
             raise StreamInterrupted("ollama: the response stream ended before done")
-        yield TurnEnd(text="".join(text), tool_calls=tuple(calls),
-                      stop_reason=str(done.get("done_reason", "stop")),
-                      input_tokens=int(done.get("prompt_eval_count") or 0),
-                      output_tokens=int(done.get("eval_count") or 0))
+        yield TurnEnd(text=budget.text, tool_calls=tuple(calls),
+                      stop_reason=narrow.text(done, "done_reason", "done_reason") or "stop",
+                      input_tokens=narrow.integer(done, "prompt_eval_count",
+                                                  "prompt_eval_count") or 0,
+                      output_tokens=narrow.integer(done, "eval_count", "eval_count") or 0)
+
+    def _decode(self, line: str, narrow: Narrow, number: int, content_type: str | None) -> object:
+        """One NDJSON line → its object; the line was already bounded by the size guard."""
+        try:
+            chunk: object = json.loads(line)
+        except RecursionError:
+            raise narrow.malformed("a line is nested too deeply to read") from None
+        except ValueError:
+            if number == 1 and media_type(content_type) != "application/x-ndjson":
+                raise not_a_stream("ollama", self.info.endpoint, content_type) from None
+            raise narrow.malformed("a line is not JSON") from None
+        if not isinstance(chunk, dict):
+            raise narrow.malformed(f"a line is {describe(chunk)}, expected an object")
+        error = field(chunk, "error")
+        if error is not None:
+            raise StreamInterrupted(f"ollama: {one_line(body_message(chunk))}")
+        return chunk
+
+    @staticmethod
+    def _read(chunk: object, narrow: Narrow, budget: TurnBudget, calls: list[ToolCall]) -> str:
+        """Apply one line: returns its text and appends its (whole) tool calls."""
+        reply = narrow.record(chunk, "message", "message")
+        content = narrow.text(reply, "content", "message.content") or ""
+        if content:
+            budget.add_text(content)
+        for call in narrow.items(reply, "tool_calls", "message.tool_calls"):
+            if call is None or isinstance(call, str | int | float | list):
+                raise narrow.malformed(f"a tool call is {describe(call)}, expected an object")
+            function = narrow.record(call, "function", "tool_call.function", required=True)
+            arguments = narrow.arguments(function, "arguments", "function.arguments")
+            budget.add_arguments(arguments)
+            calls.append(ToolCall(
+                id=narrow.text(call, "id", "tool_call.id") or f"call_{len(calls)}",
+                name=narrow.text(function, "name", "function.name") or "",
+                arguments=arguments or "{}"))
+        return content

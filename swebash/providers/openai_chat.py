@@ -28,6 +28,19 @@ from swebash.providers.base import (
     TurnEvent,
     UserMessage,
 )
+from swebash.providers.boundary import (
+    Narrow,
+    TurnBudget,
+    describe,
+    stream_content_type,
+    undecodable,
+)
+from swebash.providers.connection import (
+    check_endpoint,
+    check_stream_reply,
+    media_type,
+    not_a_stream,
+)
 from swebash.providers.retry import RetryPolicy, stream_with_retries, translate_error
 
 OPENAI_URL = "https://api.openai.com/v1"
@@ -66,11 +79,15 @@ class _PartialCall:
 
 
 class ToolCallAssembler:
-    """Concatenates tool-call fragments per call; tolerant of missing/duplicated indices."""
+    """Concatenates tool-call fragments per call; tolerant of missing/duplicated indices.
 
-    def __init__(self) -> None:
+    Every fragment is counted against the turn's argument cap before it is kept, so huge
+    arguments stop at the cap instead of piling up."""
+
+    def __init__(self, budget: TurnBudget | None = None) -> None:
         self.calls: list[_PartialCall] = []
         self.slot_of_index: dict[int, int] = {}
+        self.budget = budget or TurnBudget("provider")
 
     def add(self, position: int, index: int | None, call_id: str | None, name: str | None,
             arguments: str | None) -> None:
@@ -88,6 +105,7 @@ class ToolCallAssembler:
         if name and not call.name:
             call.name = name
         if arguments:
+            self.budget.add_arguments(arguments)
             call.arguments.append(arguments)
 
     def finish(self) -> tuple[ToolCall, ...]:
@@ -98,6 +116,56 @@ class ToolCallAssembler:
             done.append(ToolCall(id=call.id or f"call_{n}", name=call.name,
                                  arguments="".join(call.arguments) or "{}"))
         return tuple(done)
+
+
+@dataclass(frozen=True)
+class CallFragment:
+    index: int | None
+    id: str | None
+    name: str | None
+    arguments: str
+
+
+@dataclass(frozen=True)
+class ChoiceView:
+    content: str | None
+    calls: tuple[CallFragment, ...]
+    finish_reason: str | None
+
+
+@dataclass(frozen=True)
+class ChunkView:
+    """One streamed chunk, narrowed from the SDK object to exactly what the turn needs."""
+
+    choices: tuple[ChoiceView, ...]
+    usage: tuple[int, int] | None
+
+
+def narrow_chunk(chunk: object, narrow: Narrow) -> ChunkView:
+    usage = narrow.record(chunk, "usage", "usage")
+    tokens = None
+    if usage is not None:
+        tokens = (narrow.integer(usage, "prompt_tokens", "usage.prompt_tokens") or 0,
+                  narrow.integer(usage, "completion_tokens", "usage.completion_tokens") or 0)
+    choices = []
+    for choice in narrow.items(chunk, "choices", "choices"):
+        if choice is None or isinstance(choice, str | int | float | list):
+            raise narrow.malformed(f"a choice is {describe(choice)}, expected an object")
+        delta = narrow.record(choice, "delta", "choice.delta")
+        fragments = []
+        for frag in narrow.items(delta, "tool_calls", "delta.tool_calls"):
+            if frag is None or isinstance(frag, str | int | float | list):
+                raise narrow.malformed(f"a tool call is {describe(frag)}, expected an object")
+            function = narrow.record(frag, "function", "tool_call.function")
+            fragments.append(CallFragment(
+                narrow.integer(frag, "index", "tool_call.index"),
+                narrow.text(frag, "id", "tool_call.id"),
+                narrow.text(function, "name", "function.name"),
+                narrow.arguments(function, "arguments", "function.arguments")))
+        choices.append(ChoiceView(narrow.text(delta, "content", "delta.content"),
+                                  tuple(fragments),
+                                  narrow.text(choice, "finish_reason", "choice.finish_reason")))
+    return ChunkView(tuple(choices), tokens)
 
 
 class OpenAIChatProvider:
@@ -124,8 +192,8 @@ class OpenAIChatProvider:
 
     def stream(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSchema],
                *, max_tokens: int | None = None) -> AsyncGenerator[TurnEvent, None]:
-        body: dict[str, Any] = {"model": self.info.model, "messages": to_wire(system, messages),
-                                "stream": True, "stream_options": {"include_usage": True}}
+        body: dict[str, object] = {"model": self.info.model, "messages": to_wire(system, messages),
+                                   "stream": True, "stream_options": {"include_usage": True}}
         if tools:
             body["tools"] = tools_to_wire(tools)
         if max_tokens:
@@ -136,40 +204,41 @@ class OpenAIChatProvider:
         return translate_error(exc, self.info.name, self.info.endpoint, self._key_var,
                                mid_stream=mid_stream)
 
-    async def _attempt(self, body: dict[str, Any]) -> AsyncGenerator[TurnEvent, None]:
+    async def _attempt(self, body: dict[str, object]) -> AsyncGenerator[TurnEvent, None]:
+        name, endpoint = self.info.name, self.info.endpoint
+        check_endpoint(name, endpoint)
         try:
             stream = await self.client().chat.completions.create(**body)
         except Exception as exc:
             raise self._error(exc) from exc
-        text: list[str] = []
-        calls = ToolCallAssembler()
+        narrow = Narrow(name)
+        budget = TurnBudget(name)
+        calls = ToolCallAssembler(budget)
         finish_reason: str | None = None
         usage = (0, 0)
+        events = 0
         try:
             async with stream:
+                check_stream_reply(name, endpoint, stream_content_type(stream))
                 async for chunk in stream:
-                    if getattr(chunk, "usage", None):
-                        usage = (chunk.usage.prompt_tokens or 0,
-                                 chunk.usage.completion_tokens or 0)
-                    for choice in getattr(chunk, "choices", None) or ():
-                        delta = choice.delta
-                        content = getattr(delta, "content", None)
-                        if content:
-                            text.append(content)
-                            yield TextDelta(content)
-                        for pos, frag in enumerate(getattr(delta, "tool_calls", None) or ()):
-                            function = getattr(frag, "function", None)
-                            calls.add(pos, getattr(frag, "index", None), getattr(frag, "id", None),
-                                      getattr(function, "name", None),
-                                      getattr(function, "arguments", None))
-                        if choice.finish_reason:
-                            finish_reason = choice.finish_reason
+                    events += 1
+                    view = narrow_chunk(chunk, narrow)
+                    usage = view.usage or usage
+                    for choice in view.choices:
+                        if choice.content:
+                            budget.add_text(choice.content)
+                            yield TextDelta(choice.content)
+                        for pos, frag in enumerate(choice.calls):
+                            calls.add(pos, frag.index, frag.id, frag.name, frag.arguments)
+                        finish_reason = choice.finish_reason or finish_reason
         except Exception as exc:
-            raise self._error(exc, mid_stream=True) from exc
+            raise (undecodable(narrow, exc) or self._error(exc, mid_stream=True)) from exc
         if finish_reason is None:
+            if events == 0 and media_type(stream_content_type(stream)) != "text/event-stream":
+                raise not_a_stream(name, endpoint, stream_content_type(stream))
             raise StreamInterrupted(
-                f"{self.info.name}: the response stream ended before the model finished")
-        yield TurnEnd(text="".join(text), tool_calls=calls.finish(), stop_reason=finish_reason,
+                f"{name}: the response stream ended before the model finished")
+        yield TurnEnd(text=budget.text, tool_calls=calls.finish(), stop_reason=finish_reason,
                       input_tokens=usage[0], output_tokens=usage[1])
 
 
@@ -177,6 +246,6 @@ def parse_arguments_object(raw: str) -> dict[str, Any]:
     """Raw argument JSON → object for wire formats that need one ({} when it is not)."""
     try:
         value = json.loads(raw or "{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # invalid, or nested too deep for the decoder
         return {}
     return value if isinstance(value, dict) else {}

@@ -20,6 +20,7 @@ from typing import Any
 from swebash.api import Retrying
 from swebash.errors import ProviderError, StreamInterrupted
 from swebash.providers.base import TurnEvent
+from swebash.providers.connection import connection_error, innermost_detail
 
 RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 MAX_SERVER_DELAY = 60.0
@@ -153,5 +154,8 @@ def translate_error(exc: BaseException, provider: str, endpoint: str, key_var: s
     if mid_stream:
         return StreamInterrupted(
             f"{provider}: the response stream broke off mid-way ({one_line(str(exc)) or name})")
-    detail = one_line(str(exc)) or name
+    known = connection_error(exc, provider, endpoint)
+    if known is not None:
+        return known
+    detail = one_line(innermost_detail(exc))
     return ProviderError(f"{provider}: cannot reach {endpoint}: {detail}", retryable=True)

@@ -13,6 +13,15 @@ plus ``/api/version`` so the Ollama probe finds it. Each request pops the next s
     {"stream_error": "Overloaded"}                                an error event inside a 200 stream
     {"quirk": "no_index" | "all_index_0" | "finish_stop"}         OpenAI-compatible server quirks
     {"string_args": true}                                         Ollama arguments as JSON strings
+    {"body": "<html>…", "content_type": "text/html"}              a 200 reply that is no stream
+    {"events": [{...}, "data: raw\\n\\n"]}                          exactly these events: objects
+        are framed for the protocol (SSE ``data:``, Anthropic ``event:`` from "type", NDJSON),
+        strings are sent verbatim — for malformed and wrong-typed events
+    {"endless": "some text"}                                      stream this text forever
+    {"tools": [["write_file", {"fill": 10_000_000}]],             generated arguments: a string
+     "arg_chunks": 3}                                             of N bytes, or {"depth": N}
+                                                                  nested arrays; arg_chunks sets
+                                                                  the number of fragments
 
 With the script exhausted, it replies "(no more scripted replies)". Every request is recorded
 (path, lower-cased headers, JSON body, monotonic arrival time of its first byte) in ``requests``.
@@ -30,6 +39,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -89,6 +99,16 @@ class _QuietServer(ThreadingHTTPServer):
         pass  # clients that hang up mid-stream (cancel tests) are expected, not news
 
 
+def generated_arguments(spec: str | dict[str, int]) -> str:
+    """Raw argument JSON: as given, or generated (huge strings and deep nesting for the caps)."""
+    if isinstance(spec, str):
+        return spec
+    if "fill" in spec:
+        return '{"path": "big.txt", "content": "' + "x" * int(spec["fill"]) + '"}'
+    depth = int(spec["depth"])
+    return '{"a": ' + "[" * depth + "]" * depth + "}"
+
+
 def split_text(text: str, chunks: int) -> list[str]:
     if not text:
         return []
@@ -122,6 +142,8 @@ class _Handler(BaseHTTPRequestHandler):
         reply = self.fake.next_reply()
         if "status" in reply:
             return self._error(reply)
+        if "body" in reply:
+            return self._body(reply)
         if self.path.endswith("/chat/completions"):
             self._openai(reply)
         elif self.path.endswith("/messages"):
@@ -161,6 +183,14 @@ class _Handler(BaseHTTPRequestHandler):
                               "code": None}}
         self._json(status, body, headers)
 
+    def _body(self, reply: Reply) -> None:
+        data = str(reply["body"]).encode()
+        self.send_response(200)
+        self.send_header("content-type", str(reply.get("content_type", "text/html")))
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
     def _start_stream(self, content_type: str) -> None:
         self.send_response(200)
         self.send_header("content-type", content_type)
@@ -173,7 +203,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(f"{len(raw):x}\r\n".encode() + raw + b"\r\n")
         self.wfile.flush()
 
-    def _events(self, reply: Reply, events: list[str], content_type: str) -> None:
+    def _events(self, reply: Reply, events: Iterable[str], content_type: str) -> None:
         """Send pre-framed events, honouring delay and cut_after."""
         self._start_stream(content_type)
         delay = float(reply.get("delay", 0))
@@ -205,8 +235,15 @@ class _Handler(BaseHTTPRequestHandler):
                                          "finish_reason": finish}], **extra}
             return f"data: {json.dumps(data)}\n\n"
 
+        if "events" in reply:
+            return self._events(reply, (e if isinstance(e, str) else f"data: {json.dumps(e)}\n\n"
+                                        for e in reply["events"]), "text/event-stream")
+        if "endless" in reply:
+            endless = chunk({"content": str(reply["endless"])})
+            return self._events(reply, _forever(endless), "text/event-stream")
         events = []
         tools = reply.get("tools", [])
+        arg_chunks = int(reply.get("arg_chunks", 3))
         events.append(chunk({"role": "assistant", "content": "" if not tools else None,
                              "refusal": None}))
         events.extend(chunk({"content": piece})
@@ -215,8 +252,9 @@ class _Handler(BaseHTTPRequestHandler):
             events.append(f"data: {json.dumps({'error': {'message': reply['stream_error']}})}\n\n")
         finish = "stop" if quirk == "finish_stop" or not tools else "tool_calls"
         if quirk == "no_index" and tools:  # Gemini: whole calls, no index, finish on same chunk
-            calls = [{"function": {"arguments": args, "name": name}, "id": f"function-call-{n}",
-                      "type": "function"} for n, (name, args) in enumerate(tools)]
+            calls = [{"function": {"arguments": generated_arguments(args), "name": name},
+                      "id": f"function-call-{n}", "type": "function"}
+                     for n, (name, args) in enumerate(tools)]
             events.append(chunk({"role": "assistant", "tool_calls": calls}, finish))
         else:
             for n, (name, args) in enumerate(tools):
@@ -225,7 +263,7 @@ class _Handler(BaseHTTPRequestHandler):
                                                      "type": "function",
                                                      "function": {"name": name,
                                                                   "arguments": ""}}]}))
-                for piece in split_text(args, 3):
+                for piece in split_text(generated_arguments(args), arg_chunks):
                     events.append(chunk({"tool_calls": [{"index": index,
                                                          "function": {"arguments": piece}}]}))
             events.append(chunk({}, finish))
@@ -240,12 +278,21 @@ class _Handler(BaseHTTPRequestHandler):
         def event(kind: str, data: dict[str, Any]) -> str:
             return f"event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n"
 
+        if "events" in reply:
+            return self._events(reply, (e if isinstance(e, str) else event(e["type"], e)
+                                        for e in reply["events"]), "text/event-stream")
         tools = reply.get("tools", [])
         events = [event("message_start", {"message": {
             "id": "msg_fake", "type": "message", "role": "assistant", "model": "fake-model",
             "content": [], "stop_reason": None, "stop_sequence": None,
             "usage": {"input_tokens": 13, "output_tokens": 1}}}),
             "event: ping\ndata: {\"type\": \"ping\"}\n\n"]
+        if "endless" in reply:
+            events.append(event("content_block_start", {"index": 0, "content_block": {
+                "type": "text", "text": ""}}))
+            endless = event("content_block_delta", {"index": 0, "delta": {
+                "type": "text_delta", "text": str(reply["endless"])}})
+            return self._events(reply, _chain(events, _forever(endless)), "text/event-stream")
         index = 0
         text = reply.get("text", "")
         if text or not tools:
@@ -262,7 +309,8 @@ class _Handler(BaseHTTPRequestHandler):
         for n, (name, args) in enumerate(tools):
             events.append(event("content_block_start", {"index": index, "content_block": {
                 "type": "tool_use", "id": f"toolu_{n}", "name": name, "input": {}}}))
-            for piece in ["", *split_text(args, 3)]:
+            pieces = split_text(generated_arguments(args), int(reply.get("arg_chunks", 3)))
+            for piece in ["", *pieces]:
                 events.append(event("content_block_delta", {"index": index, "delta": {
                     "type": "input_json_delta", "partial_json": piece}}))
             events.append(event("content_block_stop", {"index": index}))
@@ -281,18 +329,37 @@ class _Handler(BaseHTTPRequestHandler):
                     "message": {"role": "assistant", **message}, "done": done, **extra}
             return json.dumps(data) + "\n"
 
+        if "events" in reply:
+            return self._events(reply, (e if isinstance(e, str) else json.dumps(e) + "\n"
+                                        for e in reply["events"]), "application/x-ndjson")
+        if "endless" in reply:
+            endless = line({"content": str(reply["endless"])})
+            return self._events(reply, _forever(endless), "application/x-ndjson")
         events = [line({"content": piece})
                   for piece in split_text(reply.get("text", ""), int(reply.get("chunks", 3)))]
         if reply.get("stream_error"):
             events.append(json.dumps({"error": reply["stream_error"]}) + "\n")
         for n, (name, args) in enumerate(reply.get("tools", [])):
-            arguments: Any = args if reply.get("string_args") else json.loads(args)
+            raw = generated_arguments(args)
+            # arguments go in as raw JSON text (never parsed here), so deep or invalid ones pass
+            arguments = json.dumps(raw) if reply.get("string_args") else raw
             events.append(line({"content": "", "tool_calls": [
                 {"id": f"call_{n}", "function": {"index": n, "name": name,
-                                                 "arguments": arguments}}]}))
+                                                 "arguments": "@ARGS@"}}]}).replace(
+                '"@ARGS@"', arguments, 1))
         events.append(line({"content": ""}, True, done_reason="stop", total_duration=1000,
                            prompt_eval_count=17, eval_count=5))
         self._events(reply, events, "application/x-ndjson")
+
+
+def _forever(event: str) -> Iterator[str]:
+    while True:
+        yield event
+
+
+def _chain(first: list[str], rest: Iterable[str]) -> Iterator[str]:
+    yield from first
+    yield from rest
 
 
 def main(argv: list[str]) -> int:
