@@ -9,6 +9,7 @@ would cost a round trip for nothing. Defaults from the schema are filled in.
 from __future__ import annotations
 
 import json
+import re
 
 from swebash.api import JsonObject, JsonValue
 from swebash.errors import InvalidArguments
@@ -42,13 +43,37 @@ def int_arg(args: JsonObject, name: str, default: int) -> int:
     return int(value)
 
 
+MAX_DEPTH = 100  # nesting of tool arguments; real schemas need a handful of levels
+# A JSON string (skipped whole) or one bracket: all the depth scan needs to look at.
+_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+def nesting_exceeds(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether JSON text nests deeper than ``limit``, found without recursion: ``json.loads``
+    recurses per level and raises RecursionError on inputs like 100,000 ``[``."""
+    depth = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif token in "]}":
+            depth -= 1
+    return False
+
+
 def parse_arguments(raw: str | JsonObject | None) -> JsonObject:
     if raw is None or raw == "":
         return {}
     if isinstance(raw, dict):
         return dict(raw)
+    if nesting_exceeds(raw):
+        raise InvalidArguments(f"arguments are nested deeper than {MAX_DEPTH} levels")
     try:
         value = json.loads(raw)
+    except RecursionError:  # not reached after the scan; kept so no input escapes as one
+        raise InvalidArguments(f"arguments are nested deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as exc:
         raise InvalidArguments(f"arguments are not valid JSON ({exc.msg} at position "
                                f"{exc.pos}): {raw[:200]!r}") from None
