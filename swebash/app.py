@@ -32,6 +32,7 @@ def build_ai_service(config: Config, context: TerminalContext | None = None,
     from swebash.safety.audit import AuditLog
     from swebash.safety.gate import DefaultGate
     from swebash.safety.redact import SecretRedactor
+    from swebash.safety.sandbox import OsSandbox
     from swebash.tools.registry import default_registry
 
     redactor = SecretRedactor(config.environ, config.ai.secret_values())
@@ -52,6 +53,7 @@ def build_ai_service(config: Config, context: TerminalContext | None = None,
         mcp=platform.mcp,
         user_instructions=config.paths.user_instructions,
         compact_after_bytes=config.sessions.compact_after_bytes,
+        sandbox=OsSandbox(config.sandbox, home=str(config.paths.home), environ=config.environ),
     )
 
 
@@ -61,6 +63,8 @@ def noninteractive_confirm(yes: bool, yes_dangerous: bool) -> ConfirmHook | None
         return None
 
     async def hook(request: ConfirmRequest) -> ConfirmAnswer:
+        if request.kind == "sandbox_retry":
+            return ConfirmAnswer.NO  # --yes never lifts the sandbox: the model is told why
         if request.verdict.dangerous and not yes_dangerous:
             return ConfirmAnswer.NO
         return ConfirmAnswer.YES

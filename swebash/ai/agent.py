@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import time
 from collections.abc import AsyncGenerator, Callable, Mapping
@@ -93,6 +94,7 @@ class _Prepared:
     duration_ms: float = 0.0
     exit_code: int | None = None
     truncated: bool = False
+    blocked: str | None = None  # what the sandbox stopped, when that made the call fail
 
 
 def call_key(name: str, args: Mapping[str, JsonValue]) -> str:
@@ -160,6 +162,8 @@ async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, 
                         p.duration_ms = (time.monotonic() - started) * 1000
                         _audit(agent, p, outcome="interrupted")
                 raise
+            async for event in _offer_rerun(agent, runnable, ctx, confirm):
+                yield event
             results: list[Message] = []
             for p in prepared:
                 content = p.result if p.result is not None else error_result(
@@ -290,6 +294,7 @@ async def _execute(agent: Agent, p: _Prepared, ctx: ToolContext) -> None:
         p.summary = output.summary
         p.exit_code = output.exit_code
         p.truncated = output.truncated
+        p.blocked = output.sandbox_blocked
     except ToolError as exc:
         p.result = error_result(exc.kind, agent.redactor.redact(str(exc)))
         p.summary = str(exc)
@@ -297,6 +302,44 @@ async def _execute(agent: Agent, p: _Prepared, ctx: ToolContext) -> None:
         p.result = error_result("ExecutionFailed", f"{type(exc).__name__}: {exc}")
         p.summary = f"internal error: {type(exc).__name__}"
     p.duration_ms = (time.monotonic() - started) * 1000
+
+
+async def _offer_rerun(agent: Agent, runnable: list[_Prepared], ctx: ToolContext,
+                       confirm: ConfirmHook | None) -> AsyncGenerator[AiEvent, None]:
+    """A call the sandbox stopped: ask once, in call order, whether to run it again outside
+    (y/N only — never remembered, whatever the answer); the model reads what happened."""
+    for p in runnable:
+        if p.blocked is None or p.tool is None or ctx.sandbox is None:
+            continue
+        subject = p.tool.gate_subject(p.args)
+        answer = ConfirmAnswer.NO
+        if confirm is not None:
+            answer = await confirm(ConfirmRequest(
+                tool=p.call.name, description=p.tool.describe_call(p.args), verdict=p.verdict,
+                command=subject.value if subject.kind == "command" else None,
+                kind="sandbox_retry", blocked=p.blocked))
+        if answer is ConfirmAnswer.NO:
+            p.result = _with_note(p.result, "the sandbox stopped this; it was not run again "
+                                  "outside the sandbox (the user declined, or nobody could be "
+                                  "asked). Do not try to work around the sandbox.")
+            continue
+        yield ToolExecuting(p.call.name, p.call.id)
+        await _execute(agent, p, dataclasses.replace(ctx, sandbox=None))
+        p.approved_by = "user-unsandboxed"
+        p.summary += " · rerun outside the sandbox"
+        p.result = _with_note(p.result, "the sandbox stopped the first run; the user approved "
+                              "running it again outside the sandbox, and this is that result")
+
+
+def _with_note(content: str | None, note: str) -> str:
+    try:
+        data = json.loads(content or "")
+    except ValueError:
+        data = None
+    if isinstance(data, dict):
+        data["sandbox_note"] = note
+        return json.dumps(data)
+    return f"{content or ''}\n[{note}]"
 
 
 def _audit(agent: Agent, p: _Prepared, outcome: str | None = None) -> None:

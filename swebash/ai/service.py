@@ -39,6 +39,7 @@ from swebash.api import (
     ChatRequest,
     ChatResponse,
     ConfirmHook,
+    Delta,
     Done,
     Error,
     ExplainResponse,
@@ -50,6 +51,7 @@ from swebash.errors import AiError, AiNotConfigured, SwebashError
 from swebash.providers.base import Provider, TextDelta, TurnEnd, UserMessage
 from swebash.safety.audit import AuditLog
 from swebash.safety.base import Redactor, SafetyGate
+from swebash.safety.sandbox import OsSandbox
 from swebash.tools.base import ToolContext
 from swebash.tools.registry import ToolRegistry
 
@@ -66,7 +68,8 @@ class DefaultAiService:
                  terminal: TerminalContext | None = None, audit: AuditLog | None = None,
                  conversation: Conversation | None = None, mcp: McpManager | None = None,
                  user_instructions: Path | None = None,
-                 compact_after_bytes: int = 200_000) -> None:
+                 compact_after_bytes: int = 200_000,
+                 sandbox: OsSandbox | None = None) -> None:
         self.config = config
         self._factory = provider_factory
         self._provider: Provider | None = None
@@ -82,6 +85,7 @@ class DefaultAiService:
         self.mcp = mcp  # MCP servers: a tool source of the registry, started on the first ?
         self.user_instructions = user_instructions
         self.compact_after_bytes = compact_after_bytes
+        self.sandbox = sandbox  # confines the commands the model runs; None: unconfined
 
     # ------------------------------------------------------------------ provider
 
@@ -93,6 +97,8 @@ class DefaultAiService:
 
     def warm(self) -> None:
         """Create the provider and its SDK client now (call from a background thread)."""
+        if self.sandbox is not None:
+            self.sandbox.backend()  # probe bubblewrap / Landlock off the UI thread
         try:
             provider = self.provider()
         except SwebashError:
@@ -121,7 +127,15 @@ class DefaultAiService:
     def tool_context(self) -> ToolContext:
         env = dict(self.terminal.exported_env()) if self.terminal is not None else dict(
             os.environ)
-        return ToolContext(cwd=self.cwd(), env=env, config=self.config.tools)
+        confined = self.sandbox is not None and self.sandbox.backend() is not None
+        return ToolContext(cwd=self.cwd(), env=env, config=self.config.tools,
+                           sandbox=self.sandbox if confined else None)
+
+    def sandbox_line(self) -> str:
+        """``ai status``'s line: the backend and policy, or why commands run unconfined."""
+        if self.sandbox is None:
+            return "off: AI commands run unconfined"
+        return self.sandbox.describe(self.cwd())
 
     def describe_context(self) -> str:
         """Exactly what the model would see of the terminal, after redaction."""
@@ -191,6 +205,10 @@ class DefaultAiService:
                                          self.config.context_commands)
                    if request.include_terminal_context else "")
         await self._prepare_platform(provider)
+        notice = (self.sandbox.notice() if self.sandbox is not None
+                  and "execute_command" in self.registry.names() else None)
+        if notice:  # said once per session, where the sandbox should be but cannot
+            yield Delta(f"_({notice})_\n\n")
         system = self.system_prompt(context)
         turn = run_turn(self._agent(provider), self.conversation, user, system,
                         self.tool_context, confirm)
@@ -256,15 +274,16 @@ class DefaultAiService:
         try:
             provider = self.provider()
         except AiNotConfigured as exc:
-            return AiStatus(False, None, None, None, None, tools, limits, message=str(exc))
+            return AiStatus(False, None, None, None, None, tools, limits, message=str(exc),
+                            sandbox=self.sandbox_line())
         except SwebashError as exc:
             return AiStatus(False, self.config.provider, self.config.model, None, None, tools,
-                            limits, message=str(exc))
+                            limits, message=str(exc), sandbox=self.sandbox_line())
         reachable = None
         if check_reachable:
             reachable = await asyncio.to_thread(endpoint_reachable, provider.info.endpoint)
         return AiStatus(True, provider.info.name, provider.info.model, provider.info.endpoint,
-                        reachable, tools, limits,
+                        reachable, tools, limits, sandbox=self.sandbox_line(),
                         notes=self.mcp.notes() if self.mcp is not None else ())
 
     def stats(self) -> AiStats:

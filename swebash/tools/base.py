@@ -14,10 +14,13 @@ import abc
 import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from swebash.api import JsonObject, ToolSchema
 from swebash.config import ToolConfig
+
+if TYPE_CHECKING:
+    from swebash.safety.sandbox import Sandbox
 
 Category = Literal["fs", "exec", "web", "meta", "mcp"]
 
@@ -30,6 +33,7 @@ class ToolContext:
     env: Mapping[str, str]
     config: ToolConfig
     cancel: asyncio.Event = field(default_factory=asyncio.Event)
+    sandbox: Sandbox | None = None  # confines the processes a tool starts; None: unconfined
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,7 @@ class ToolOutput:
     summary: str = ""  # one human line for panels ("exit 0 · 12 lines")
     exit_code: int | None = None
     truncated: bool = False
+    sandbox_blocked: str | None = None  # what the sandbox stopped, when that made it fail
 
 
 class ToolExecutor(abc.ABC):

