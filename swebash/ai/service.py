@@ -97,6 +97,8 @@ class DefaultAiService:
 
     def warm(self) -> None:
         """Create the provider and its SDK client now (call from a background thread)."""
+        if self.mcp is not None:
+            self.mcp.warm()  # the MCP SDK import (~0.5 s) off the first question's path
         if self.sandbox is not None:
             self.sandbox.backend()  # probe bubblewrap / Landlock off the UI thread
         try:

@@ -172,7 +172,11 @@ class McpManager:
         """Start servers not yet started and wait for those starting (each bounded)."""
         self._loop = asyncio.get_running_loop()
         for server in self.servers.values():
-            if server.state == "idle":
+            if server.crashed:  # exited mid-session: one fresh start per question
+                await server.stop()
+                self._tools.pop(server.name, None)
+                server.start()
+            elif server.state == "idle":
                 server.start()
         await asyncio.gather(*(s.wait_ready() for s in self.servers.values()))
         for server in self.servers.values():
@@ -181,6 +185,14 @@ class McpManager:
                 if self.report is not None:
                     self.report(f"MCP server '{server.name}' unavailable: {server.error} "
                                 "(ai mcp for details)")
+
+    def warm(self) -> None:
+        """Import the SDK ahead of the first `?` (from a background thread; never raises)."""
+        try:
+            import mcp.client.stdio
+            import mcp.client.streamable_http  # noqa: F401
+        except Exception:
+            pass
 
     async def restart(self, name: str) -> str:
         server = self.servers.get(name)

@@ -60,6 +60,7 @@ class McpServer:
         self.error = ""
         self.tools: list[RemoteTool] = []
         self.reported = False  # the failure line was shown once already
+        self.crashed = False  # it exited after it was ready: the next question restarts it
         self._client: Client | None = None
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
@@ -72,6 +73,7 @@ class McpServer:
         if self.state not in ("idle", "failed", "stopped"):
             return
         self.state, self.error, self.tools, self.reported = "starting", "", [], False
+        self.crashed = False
         self._ready = asyncio.Event()
         self._stop = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._run(),
@@ -172,6 +174,7 @@ class McpServer:
         except MCPError as exc:
             if exc.code == CONNECTION_CLOSED:
                 self.fail("the server exited")
+                self.crashed = True
                 self._stop.set()  # let the owning task unwind and reap the process
                 raise McpCallError(f"MCP server '{self.name}' exited during the call") from exc
             if "timed out" in exc.message:

@@ -153,8 +153,11 @@ def test_crash_mid_call_and_restart(tmp_path: Path) -> None:
         assert manager.servers["srv"].state == "failed"
         with pytest.raises(StopIteration):
             tool(manager, "mcp__srv__echo")  # a failed server offers nothing
-        assert "ready" in await manager.restart("srv")
-        assert pid_from(pidfile) != first
+        await manager.ensure_started()  # the next question starts a crashed server again
+        second = pid_from(pidfile)
+        assert manager.servers["srv"].state == "ready" and second != first
+        assert "ready" in await manager.restart("srv")  # ai mcp restart NAME
+        assert pid_from(pidfile) != second and not alive(second)
         out = await tool(manager, "mcp__srv__echo").execute({"text": "back"}, ctx())
         assert "echo: back" in out.content
         await manager.aclose()
