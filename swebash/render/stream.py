@@ -43,19 +43,29 @@ class OpenBlockView:
 
     def __init__(self, console: Console, make_markdown: Callable[[str], Markdown]) -> None:
         self.text = ""
+        self.gap = False  # the block printed before asks for a blank line before a flat block
         self._console = console
         self._make_markdown = make_markdown
         self.renders = 0  # how many times the markdown was actually rendered (tests, bench)
-        self._cache_key: tuple[str, int, int] | None = None
+        self._cache_key: tuple[str, bool, int, int] | None = None
         self._cache: list[str] = []
 
     def rows(self, width: int, max_rows: int) -> list[str]:
-        key = (self.text, width, max_rows)
+        text = self.text
+        if text.lstrip(" ").startswith(("```", "~~~")):
+            # Code is shown a whole line at a time: a code row is padded to the width with
+            # its background, so redrawing it for every few characters is most of the traffic.
+            text = text[: text.rfind("\n") + 1]
+        key = (text, self.gap, width, max_rows)
         if key != self._cache_key:
             rows: list[str] = []
-            if self.text.strip():
+            if text.strip():
                 self.renders += 1
-                rows = rows_of(self._console, self._make_markdown(self.text), width)
+                markdown = self._make_markdown(text)
+                # Drawn with the blank line it will be printed with, so that once finished
+                # its rows already on screen are the rows to print and need not be resent.
+                rows = [""] if self.gap and inherits_gap(markdown.parsed) else []
+                rows += rows_of(self._console, markdown, width)
             self._cache_key, self._cache = key, rows[-max_rows:]
         return self._cache
 
@@ -127,7 +137,7 @@ class MarkdownStream:
                 self._print_block(rest)
             else:
                 self.terminal.redraw()
-            self._gap = False
+            self._gap = self._view.gap = False
             self._parts = []
 
     def __enter__(self) -> MarkdownStream:
@@ -150,4 +160,4 @@ class MarkdownStream:
             self.terminal.print(rendered, blank_before=True)
         else:
             self.terminal.print(rendered)
-        self._gap = gap_after(rendered.parsed)
+        self._gap = self._view.gap = gap_after(rendered.parsed)

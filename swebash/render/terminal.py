@@ -45,12 +45,17 @@ SYNC_END = "\x1b[?2026l"
 TICK_SECONDS = 0.1
 
 
-def rows_of(console: Console, renderable: RenderableType, width: int) -> list[str]:
-    """Render ``renderable`` at ``width`` into rows of ANSI text, trailing blank rows dropped."""
+def rows_of(console: Console, renderable: RenderableType, width: int, *,
+            trim: bool = True) -> list[str]:
+    """Render ``renderable`` at ``width`` into rows of ANSI text (``trim``: no blank rows last).
+
+    Live rows and committed rows come from here alike, so a finished block whose rows are
+    already on screen in the live region can stay there instead of being written again.
+    """
     options = console.options.update(width=width, height=None)
     lines = console.render_lines(renderable, options, pad=False)
     rows = [console._render_buffer(_rstrip_plain(line)).rstrip("\n") for line in lines]
-    while rows and not strip_ansi(rows[-1]).strip():
+    while trim and rows and not strip_ansi(rows[-1]).strip():
         rows.pop()
     return rows
 
@@ -120,7 +125,7 @@ class LiveTerminal:
     def commit(self, text: str) -> None:
         """Print ``text`` (ANSI, ending with a newline) once, above the live region."""
         with self.lock:
-            self._frame(text)
+            self._frame(text.removesuffix("\n").split("\n"))
 
     def print(self, *renderables: RenderableType, end: str = "\n",
               blank_before: bool = False) -> None:
@@ -131,32 +136,33 @@ class LiveTerminal:
                     self.console.print()
                 self.console.print(*renderables, end=end)
                 return
-            with self.console.capture() as capture:
-                if blank_before:
-                    self.console.print()
-                self.console.print(*renderables, end=end)
-            self._frame(capture.get())
+            width = max(1, self.console.width)
+            rows = [""] if blank_before else []
+            for renderable in renderables:
+                rows.extend(rows_of(self.console, renderable, width, trim=False))
+            self._frame(rows)
 
     def redraw(self) -> None:
         """Bring the live region up to date with its sources (writes only what changed)."""
         with self.lock:
-            self._frame("")
+            self._frame(None)
 
     def clear(self) -> None:
         """Erase the live region and forget its sources (the end of a turn)."""
         with self.lock:
             self._sources.clear()
             self._tick_hooks.clear()
-            self._frame("")
+            self._frame(None)
         self._stop()
 
     def write_raw(self, text: str) -> None:
         """Write ``text`` as is with the live region erased (a question awaiting a key)."""
         with self.lock:
-            self._frame("", keep_live=False)
+            self._frame(None, keep_live=False)
             self._emit(text)
 
-    def _frame(self, committed: str, *, keep_live: bool = True) -> None:
+    def _frame(self, committed: list[str] | None, *, keep_live: bool = True) -> None:
+        """Write one frame: ``committed`` rows (final, printed once) then the live rows."""
         width = max(1, self.console.width)
         if self.live_enabled and keep_live and self._sources:
             max_rows = max(1, self.console.height - 1)
@@ -166,45 +172,64 @@ class LiveTerminal:
             new_rows = new_rows[-max_rows:]
         else:
             new_rows = []
-        if not committed and new_rows == self._rows and width == self._width:
+        if committed is None and new_rows == self._rows and width == self._width:
             return
         out: list[str] = []
-        first = self._first_changed(new_rows, width, bool(committed))
         drawn = self._screen_rows(width)
-        if drawn:
-            # From the end of the last drawn row up to the first row that changes.
-            up = drawn - 1 - self._screen_rows(width, first)
-            out.append("\r")
-            if up > 0:
-                out.append(f"\x1b[{up}A")
-            out.append("\x1b[J")
-        out.append(committed)
-        changed = new_rows[first:]
-        if committed and not committed.endswith("\n") and changed:
-            out.append("\r\n")
-        out.append("\r\n".join(changed))
+        if committed is not None:
+            # Rows of the finished block already on screen (it was the open block) stay.
+            keep = self._common_prefix(committed) if width == self._width else 0
+            if keep and keep == len(self._rows):
+                out.append("\r\n\x1b[J")  # from the end of the last kept row to a new one
+            elif drawn:
+                out.append(self._up_to(drawn, keep, width))
+            out.extend(row + "\r\n" for row in committed[keep:])
+            out.append("\r\n".join(new_rows))
+        else:
+            first = self._first_changed(new_rows, width)
+            last = len(self._rows) - 1
+            if new_rows and first == last and new_rows[first].startswith(self._rows[last]):
+                # The usual delta: the last row grew. The cursor is at its end, the style
+                # reset there (rich closes every styled segment), so write only the new part.
+                out.append(new_rows[first][len(self._rows[last]):])
+                out.extend("\r\n" + row for row in new_rows[first + 1:])
+            else:
+                if drawn:
+                    out.append(self._up_to(drawn, first, width))
+                out.append("\r\n".join(new_rows[first:]))
         self._rows = list(new_rows)
         self._row_cells = [cell_len(strip_ansi(row)) for row in new_rows]
         self._width = width
         body = "".join(out)
         if not body:
             return
-        if self._sync and self.live_enabled:
+        if self._sync and self.live_enabled and "\x1b[J" in body:
+            # Only a frame that erases needs the terminal to show it at once; text merely
+            # appended at the cursor cannot flicker.
             body = SYNC_BEGIN + body + SYNC_END
         self._emit(body)
         self.frames += 1
         if self._rows:
             self._start()
 
-    def _first_changed(self, new_rows: Sequence[str], width: int, committing: bool) -> int:
-        """Index of the first live row to rewrite (0 when committing or after a resize)."""
-        if committing or width != self._width or not self._rows:
-            return 0
-        first = 0
-        for old, new in zip(self._rows, new_rows, strict=False):
+    def _up_to(self, drawn: int, row: int, width: int) -> str:
+        """From the end of the last drawn row to the start of ``row``, erasing below."""
+        up = drawn - 1 - self._screen_rows(width, row)
+        return "\r" + (f"\x1b[{up}A" if up > 0 else "") + "\x1b[J"
+
+    def _common_prefix(self, committed: Sequence[str]) -> int:
+        count = 0
+        for old, new in zip(self._rows, committed, strict=False):
             if old != new:
                 break
-            first += 1
+            count += 1
+        return count
+
+    def _first_changed(self, new_rows: Sequence[str], width: int) -> int:
+        """Index of the first live row to rewrite (0 after a resize)."""
+        if width != self._width or not self._rows:
+            return 0
+        first = self._common_prefix(new_rows)
         # The cursor rests at the end of the last row: to append rows or drop some, start
         # over from a row that exists in both frames (the last common one), or from the top.
         limit = min(len(self._rows), len(new_rows)) - 1
@@ -247,6 +272,6 @@ class LiveTerminal:
                     return
                 for hook in list(self._tick_hooks):
                     hook()
-                self._frame("")
+                self._frame(None)
                 if not self._rows and not self._sources:
                     return
