@@ -229,3 +229,19 @@ def test_close_from_another_thread_stops_servers_on_the_ai_loop(tmp_path: Path) 
         manager.close()  # idempotent
     finally:
         loop.close()
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-06-18"])
+def test_a_hand_written_stdlib_server(version: str) -> None:
+    manager = McpManager([McpServerConfig(
+        name="tiny", command=sys.executable, cwd=ROOT,
+        args=("-m", "tests.fakes.mcp_stdlib_server", "--version", version))])
+
+    async def main() -> None:
+        await manager.ensure_started()
+        assert [t.name for t in manager.tools()] == ["mcp__tiny__shout"]
+        out = await tool(manager, "mcp__tiny__shout").execute({"text": "hi"}, ctx())
+        assert json.loads(out.content)["output"] == "HI"
+        await manager.aclose()
+
+    asyncio.run(main())
