@@ -108,16 +108,19 @@ async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, 
     exchange: list[Message] = [user]
     agent.metrics.turns += 1
     closing_note = ""
+    shown: list[str] = []
     try:
         for iteration in range(1, agent.config.max_iterations + 1):
             agent.metrics.iterations += 1
             agent.metrics.depth(iteration)
             end: TurnEnd | None = None
+            shown = []  # this iteration's text as the user saw it, kept if they interrupt
             tools = agent.registry.definitions()  # per request: MCP schemas may be loaded
             stream = agent.provider.stream(system, conversation.messages() + exchange, tools)
             async with contextlib.aclosing(stream):  # closed now, even if our consumer stops
                 async for turn_event in stream:
                     if isinstance(turn_event, TextDelta):
+                        shown.append(turn_event.text)
                         yield Delta(turn_event.text)
                     elif isinstance(turn_event, Retrying):
                         yield turn_event
@@ -186,7 +189,10 @@ async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, 
                 yield Done(summary)
                 return
     except asyncio.CancelledError:
-        closing_note = "[the user interrupted this answer]"
+        # The model learns what the user already read, not just that something was cut.
+        partial = "".join(shown).rstrip()
+        closing_note = (f"{partial}\n\n[interrupted by the user at this point]" if partial
+                        else "[the user interrupted this answer]")
         raise
     except SwebashError as exc:
         closing_note = f"[this answer failed: {exc}]"
@@ -265,6 +271,12 @@ async def _decide(agent: Agent, p: _Prepared, ctx: ToolContext,
     if key in agent.session_rules and not p.verdict.dangerous:
         p.approved_by = "session-rule"
         return
+    try:
+        preview = p.tool.preview(p.args, ctx)
+    except ToolError as exc:  # the call cannot succeed (edit_file's old_text does not match):
+        p.result = error_result(exc.kind, str(exc))  # say so instead of asking y/N first
+        p.approved_by = "refused"
+        return
     if confirm is None:
         p.result = error_result("ConfirmationRequired", NO_HOOK)
         p.approved_by = "refused"
@@ -272,8 +284,7 @@ async def _decide(agent: Agent, p: _Prepared, ctx: ToolContext,
     request = ConfirmRequest(
         tool=p.call.name, description=p.tool.describe_call(p.args), verdict=p.verdict,
         command=subject.value if subject.kind == "command" else None,
-        preview=p.tool.preview(p.args, ctx), path=subject.value if "path" in subject.kind
-        else None)
+        preview=preview, path=subject.value if "path" in subject.kind else None)
     answer = await confirm(request)
     if answer is ConfirmAnswer.NO:
         p.result = error_result("UserDeclined", "the user declined to run this")

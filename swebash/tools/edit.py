@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from swebash.api import JsonObject, ToolSchema
-from swebash.errors import ExecutionFailed, SwebashError
+from swebash.errors import ExecutionFailed, SwebashError, ToolError
 from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
 from swebash.tools.files import read_text, resolve, write_atomic
 from swebash.tools.schema import str_arg
@@ -54,7 +54,8 @@ class WriteFileTool(ToolExecutor):
 
     def describe_call(self, args: JsonObject) -> str:
         content = str(args.get("content", ""))
-        return f"write {args.get('path', '')} ({content.count(chr(10)) + 1} lines)"
+        lines = len(content.splitlines()) or 1
+        return f"write {args.get('path', '')} ({lines} line{'' if lines == 1 else 's'})"
 
     def gate_subject(self, args: JsonObject) -> GateSubject:
         return GateSubject("write_path", str(args.get("path", "")))
@@ -122,10 +123,14 @@ class EditFileTool(ToolExecutor):
         return path, old, old.replace(needle, str_arg(args, "new_text"), 1)
 
     def preview(self, args: JsonObject, ctx: ToolContext) -> str | None:
+        """The diff to approve; raises ``ExecutionFailed`` when the edit cannot apply, so the
+        user is not asked about an edit that would fail (the model reads the error instead)."""
         try:
             _, old, new = self._edited(args, ctx)
-        except SwebashError:
-            return None
+        except ToolError:
+            raise
+        except SwebashError as exc:
+            raise ExecutionFailed(str(exc)) from exc
         return unified_diff(old, new, str_arg(args, "path"))
 
     async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
