@@ -17,6 +17,7 @@ send escape sequences to the user's terminal through stderr either).
 
 from __future__ import annotations
 
+import json
 from typing import TextIO
 
 from swebash.api import (
@@ -33,6 +34,16 @@ from swebash.api import (
 from swebash.render.panels import describe
 from swebash.render.results import format_duration, view_result
 from swebash.safety.display import inert_text, one_line
+
+
+def sandbox_blocked(result: str) -> str | None:
+    """What the sandbox stopped, from a tool result's JSON (``tools/exec.py``)."""
+    try:
+        data = json.loads(result)
+    except ValueError:
+        return None
+    value = data.get("sandbox_blocked") if isinstance(data, dict) else None
+    return value if isinstance(value, str) else None
 
 
 class PlainPrinter:
@@ -56,6 +67,10 @@ class PlainPrinter:
             # A failure says why (the gate's reason, the last line of stderr), on one line.
             why = f": {one_line(view.lines[-1])}" if not view.ok and view.lines else ""
             self._note(f"[tool] {'' if view.ok else '✗ '}{one_line(view.headline)}{extra}{why}")
+            blocked = sandbox_blocked(event.result)
+            if blocked:  # nobody can be asked here: say it, and how to lift it
+                self._note(f"[sandbox] blocked {one_line(blocked)}; not run again outside it "
+                           "(SWEBASH_AI_SANDBOX=off lifts the sandbox)")
         elif isinstance(event, Retrying):
             reason = f": {one_line(event.reason)}" if event.reason else ""
             self._note(f"[retry] attempt {event.attempt} in "

@@ -286,7 +286,10 @@ class OsSandbox:
 
 
 def blocked_line(output: str, network: bool) -> str | None:
-    """Name what the sandbox stopped, from the first line of output that shows it."""
+    """Name what the sandbox stopped: every kind seen, with the last line that shows one (the
+    likeliest cause of the exit status)."""
+    kinds: list[str] = []
+    example = ""
     for line in output.splitlines():
         low = line.lower()
         what = None
@@ -297,6 +300,9 @@ def blocked_line(output: str, network: bool) -> str | None:
         elif any(m in low for m in READ_BLOCKED):
             what = "access to a protected path"
         if what is not None:
-            text = " ".join(line.split())
-            return f"{what} ({text[:160]})"
-    return None
+            example = " ".join(line.split())[:160]
+            if what not in kinds:
+                kinds.append(what)
+    if not kinds:
+        return None
+    return f"{' and '.join(kinds)} ({example})"
