@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from swebash.api import AiService, AiStats, AiStatus
 from swebash.errors import SwebashError
+from swebash.safety.display import one_line
 
 if TYPE_CHECKING:
     from swebash.ai.platform import AiPlatform
@@ -33,7 +34,8 @@ AI commands
   ai tools           which tools are enabled
   ai mcp             MCP servers: state and tools;  ai mcp restart NAME
   ai stats           tool calls, durations, iterations and tokens of this session
-  ai context         exactly what the model sees: instruction files (AGENTS.md), terminal
+  ai context         exactly what the model sees: instruction files (AGENTS.md), the recent
+                     commands and their output, the working directory and the tools
   ai help            this text"""
 
 SUBCOMMANDS = ("status", "reset", "model", "provider", "tools", "stats", "context", "explain",
@@ -139,9 +141,22 @@ def run_mcp(host: BuiltinHost, args: list[str]) -> int:
     return 0
 
 
+def wrapped(text: str, indent: str = "") -> str:
+    """``text`` wrapped at the terminal's width between words (never inside one)."""
+    import shutil
+    import textwrap
+
+    width = max(40, shutil.get_terminal_size().columns - 1)
+    return "\n".join(textwrap.fill(para, width, initial_indent=indent, subsequent_indent=indent,
+                                   break_long_words=False, break_on_hyphens=False)
+                     for para in text.splitlines() if para.strip())
+
+
 def print_status(status: AiStatus) -> None:
     if not status.configured:
-        print(f"AI: not configured. {status.message}")
+        message = status.message.strip()
+        # The message names the problem itself ("AI is not configured: …"); no second heading.
+        print(wrapped(message) if message else "AI: not configured")
     else:
         reach = {True: "yes", False: "NO", None: "not checked"}[status.reachable]
         print(f"provider:  {status.provider}")
@@ -152,9 +167,9 @@ def print_status(status: AiStatus) -> None:
         for key, value in status.limits.items():
             print(f"{key}: {value}")
     if status.sandbox:
-        print(f"sandbox:   {status.sandbox}")
+        print(wrapped(f"sandbox:   {status.sandbox}"))
     for note in status.notes:
-        print(note)
+        print(wrapped(one_line(note)))
 
 
 def print_stats(stats: AiStats) -> None:
@@ -165,5 +180,5 @@ def print_stats(stats: AiStats) -> None:
         print("no tool calls yet")
     for name, tool in sorted(stats.tools.items()):
         mean = tool.total_ms / tool.calls if tool.calls else 0.0
-        print(f"  {name:<16} {tool.calls} calls, {tool.successes} ok, {tool.failures} failed, "
-              f"{mean:.0f} ms avg")
+        print(f"  {one_line(name):<16} {tool.calls} calls, {tool.successes} ok, "
+              f"{tool.failures} failed, {mean:.0f} ms avg")
