@@ -1,12 +1,16 @@
 """Parse-based command classifier: bash text → findings (allow | ask | deny, dangerous, reasons).
 
 Substring checks miss ``r''m``, ``\\rm``, ``/bin/rm``, ``$(echo rm)``, ``xargs rm``, ``sort -o``
-and ``> file``. So: parse with tree-sitter-bash; fail closed (``ask``) on parse errors and on
-any node type not understood; visit EVERY simple command wherever it sits (pipelines, lists,
-subshells, groups, ``$( )``, backticks, process substitution, loops, case, functions, here-docs)
-and every redirection; resolve each word the way bash would (quotes, backslashes, ANSI-C
-strings) or mark it dynamic; peel wrappers (``rules.py``) and judge the real command by its
-argument rules (``rules_commands.py``). ``allow`` only when every part is provably read-only.
+and ``> file``. So: parse with tree-sitter-bash; fail closed (``ask``) on parse errors, on any
+node type not understood and on the bytes where tree-sitter and bash disagree (CR, FF, VT, a
+quoted here-doc delimiter); visit EVERY simple command wherever it sits (pipelines, lists,
+subshells, groups, ``$( )``, backticks, process substitution, loops, case, functions,
+here-docs) and every redirection; resolve each word the way bash would (quotes, backslashes,
+ANSI-C strings) or mark it dynamic; hand each command's words to ``rules.judge``.
+
+Bounded: input over ``MAX_CHARS``, a tree deeper than ``MAX_TREE_DEPTH`` or with more than
+``MAX_NODES`` nodes, or a walk past the time budget fails closed with one reason — no
+recursion error, no regex over the raw text that could go quadratic.
 
 The parser (~15 ms to load) is loaded on first use, never at import.
 """
@@ -14,65 +18,38 @@ The parser (~15 ms to load) is loaded on first use, never at import.
 from __future__ import annotations
 
 import codecs
-import os
 import re
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-MAX_DEPTH = 8  # nested `bash -c` / eval strings
+from swebash.safety import builtins, checks
+from swebash.safety.model import MAX_DEPTH, Findings, OverBudget, Word, base, text
+from swebash.safety.rules import check_argv, judge
+from swebash.safety.tables import HIJACK_VARS, INTERPRETERS, SHELLS
+from swebash.safety.wrappers import check_env_name
 
+MAX_CHARS = 64 * 1024
+MAX_TREE_DEPTH = 80
+MAX_NODES = 40_000
+# bytes bash reads differently from tree-sitter (blanks vs word characters, line joins)
+DISAGREE = re.compile(r"[\x01-\x08\x0b\x0c\x0d\x0e-\x1f\x7f]")
 STRUCTURAL = frozenset({
-    "program", "list", "pipeline", "subshell", "compound_statement", "redirected_statement",
-    "if_statement", "elif_clause", "else_clause", "while_statement", "for_statement",
-    "c_style_for_statement", "do_group", "case_statement", "case_item", "negated_command",
-    "command_substitution", "process_substitution", "function_definition",
-    "heredoc_redirect", "herestring_redirect", "file_redirect", "variable_assignments",
-    "test_command", "comment", "arithmetic_expansion", "binary_expression", "unary_expression",
-    "parenthesized_expression", "postfix_expression", "ternary_expression",
+    "program", "list", "subshell", "compound_statement", "if_statement", "elif_clause",
+    "else_clause", "while_statement", "for_statement", "c_style_for_statement", "do_group",
+    "case_statement", "case_item", "negated_command", "command_substitution",
+    "process_substitution", "herestring_redirect", "variable_assignments", "test_command",
+    "comment", "arithmetic_expansion", "binary_expression", "unary_expression",
+    "parenthesized_expression", "postfix_expression", "ternary_expression", "subscript",
 })
 LEAVES = frozenset({"word", "string", "raw_string", "ansi_c_string", "concatenation", "number",
                     "simple_expansion", "expansion", "translated_string", "brace_expression",
                     "string_content", "variable_name", "heredoc_body", "heredoc_start",
                     "heredoc_end", "regex", "extglob_pattern", "special_variable_name",
-                    "test_operator", "file_descriptor", "heredoc_content"})
+                    "test_operator", "file_descriptor", "heredoc_content", "command_name"})
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 HEREDOC_PARTS = ("heredoc_start", "heredoc_body", "heredoc_end")
-
-@dataclass
-class Findings:
-    """What the walk found: the judgement so far and each simple command's argv."""
-
-    cwd: str
-    home: str
-    decision: Literal["allow", "ask", "deny"] = "allow"
-    dangerous: bool = False
-    reasons: list[str] = field(default_factory=list)
-    commands: list[list[str]] = field(default_factory=list)
-
-    def ask(self, reason: str, dangerous: bool = False) -> None:
-        if self.decision == "allow":
-            self.decision = "ask"
-        self.dangerous = self.dangerous or dangerous
-        if reason not in self.reasons:
-            self.reasons.append(reason)
-
-    def deny(self, reason: str) -> None:
-        self.decision = "deny"
-        self.dangerous = True
-        if reason not in self.reasons:
-            self.reasons.append(reason)
-
-
-@dataclass(frozen=True)
-class Word:
-    text: str  # the static value (the source text when dynamic)
-    dynamic: bool  # contains an expansion bash would substitute at run time
-    source: str  # as written
-
-
-def text(node: Any) -> str:
-    raw: bytes = node.text
-    return raw.decode("utf-8", "replace")
+ARITH_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+BRACES = re.compile(r"\{[^{}]*(,|\.\.)[^{}]*\}")
+HEREDOC_DELIMITER = re.compile(r"-?(\w+|'\w+'|\"\w+\"|\\\w+)")
 
 
 def unescape_word(raw: str) -> str:
@@ -118,7 +95,7 @@ def word_of(node: Any) -> Word:
         return Word("".join(parts), False, source)
     if kind == "concatenation":
         pieces = [word_of(child) for child in node.named_children]
-        if any(p.dynamic for p in pieces) or re.search(r"\{[^{}]*,[^{}]*\}", source):
+        if any(p.dynamic for p in pieces) or BRACES.search(source):
             return Word(source, True, source)  # expansions, or brace expansion into words
         return Word("".join(p.text for p in pieces), False, source)
     return Word(source, True, source)
@@ -127,24 +104,36 @@ def word_of(node: Any) -> Word:
 def classify(command: str, cwd: str, home: str) -> Findings:
     """Classify a bash command line; never raises."""
     findings = Findings(cwd=cwd, home=home)
-    classify_into(command, findings, 0)
+    findings.nested = classify_into
+    findings.judge = judge
+    try:
+        classify_into(command, findings, 0)
+    except OverBudget as exc:
+        findings.ask(str(exc))
+    except RecursionError:
+        findings.ask("the command nests too deeply to be checked")
+    if findings.tainted and findings.evaluates:
+        findings.ask("evaluates a value set at run time as arithmetic or a name (this can run "
+                     "code)", dangerous=True)
     return findings
 
 
 def classify_into(command: str, findings: Findings, depth: int) -> None:
-    from swebash.safety.rules import FORK_BOMB
-
     if depth > MAX_DEPTH:
         findings.ask("command nests shells too deeply to be checked")
+        return
+    if len(command) > MAX_CHARS:
+        findings.ask(f"the command is longer than {MAX_CHARS // 1024} KB; not checked")
         return
     if "\x00" in command:
         findings.ask("command contains a NUL byte")
         return
+    if DISAGREE.search(command):
+        findings.ask("contains control characters (CR, form feed, vertical tab…) that bash "
+                     "and the parser read differently")
+        return
     if not command.strip():
         return
-    if "()" in command and FORK_BOMB.search(command):
-        findings.ask("defines a function that forks itself endlessly (fork bomb)",
-                     dangerous=True)
     from swebash.bashparse import parse
 
     try:
@@ -152,10 +141,42 @@ def classify_into(command: str, findings: Findings, depth: int) -> None:
     except Exception:
         findings.ask("the command could not be parsed")
         return
-    if tree.root_node.has_error:
+    root = tree.root_node
+    if not within_bounds(root, findings):
+        return
+    if root.has_error:
         findings.ask("the command could not be parsed completely (unbalanced quotes or "
                      "syntax bash would reject)")
-    Walker(findings, depth).visit(tree.root_node)
+    Walker(findings, depth).visit(root)
+
+
+def within_bounds(root: Any, f: Findings) -> bool:
+    """Depth and size of the tree, measured without recursion."""
+    stack = [(root, 0)]
+    count = 0
+    while stack:
+        node, level = stack.pop()
+        count += 1
+        if level > MAX_TREE_DEPTH:
+            f.ask("the command nests too deeply to be checked")
+            return False
+        if count > MAX_NODES:
+            f.ask("the command is too large to be checked")
+            return False
+        if count % 2048 == 0:
+            f.tick()
+        stack.extend((child, level + 1) for child in node.children)
+    return True
+
+
+def runs_stdin_as_code(argv: list[str]) -> bool:
+    if not argv:
+        return False
+    name = base(argv[0])
+    rest = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
+    if name in SHELLS:
+        return not rest or rest[0] == "-" or "-s" in argv
+    return name in INTERPRETERS and (not rest or rest[0] == "-")
 
 
 class Walker:
@@ -166,46 +187,37 @@ class Walker:
     def visit(self, node: Any) -> None:
         if not node.is_named:
             return
+        self.f.tick()
         kind = node.type
-        if kind == "command":
-            self.command(node)
-        elif kind == "redirected_statement":
-            self.redirected(node)
-        elif kind == "pipeline":
-            self.pipeline(node)
-        elif kind in ("variable_assignment", "declaration_command", "unset_command"):
-            self.assignment_statement(node)
-        elif kind in ("file_redirect", "herestring_redirect"):
-            self.redirect(node)
-        elif kind == "heredoc_redirect":
-            self.heredoc(node, None)
+        handler = HANDLERS.get(kind)
+        if handler is not None:
+            handler(self, node)
         elif kind in ("ERROR", "MISSING"):
             self.f.ask("the command could not be parsed completely")
-        elif kind in STRUCTURAL or kind in LEAVES or kind == "command_name":
-            for child in node.children:
-                self.visit(child)
+        elif kind in STRUCTURAL or kind in LEAVES:
+            if kind in ("arithmetic_expansion", "c_style_for_statement"):
+                self.f.evaluates.append(kind)
+            elif kind == "compound_statement" and node.children and \
+                    node.children[0].type == "((":
+                self.f.evaluates.append("(( ))")
+            self.children(node)
         else:
             self.f.ask(f"unfamiliar shell construct ({kind}); not auto-approved")
+
+    def children(self, node: Any) -> None:
+        for child in node.children:
+            self.visit(child)
 
     # ------------------------------------------------------------------ structure
 
     def pipeline(self, node: Any, fed: bool = False) -> None:
         """``fed``: the first stage also reads piped data (a here-doc's ``<<EOF | sh``)."""
-        from swebash.safety.rules import runs_stdin_as_code, sends_data
-
         first = len(self.f.commands)
-        for child in node.children:
-            self.visit(child)
+        self.children(node)
         stages = self.f.commands[first:]
         for n, argv in enumerate(stages):
             if (n or fed) and runs_stdin_as_code(argv):
-                source = next((s for s in stages[:n] if sends_data(s)), None)
-                if source is not None:
-                    self.f.ask(f"downloads or decodes data and runs it: {' '.join(source)} | "
-                               f"{' '.join(argv)}", dangerous=True)
-                else:
-                    self.f.ask(f"runs code read from a pipe: | {' '.join(argv)}",
-                               dangerous=True)
+                self.f.ask(f"runs code read from a pipe ({base(argv[0])})", dangerous=True)
 
     def redirected(self, node: Any) -> None:
         body = node.child_by_field_name("body")
@@ -223,19 +235,20 @@ class Walker:
             else:
                 self.redirect(child)
 
-    def heredoc(self, node: Any, argv: list[str] | None) -> None:
-        from swebash.safety.rules import INTERPRETERS, SHELLS
-
+    def heredoc(self, node: Any, argv: list[str] | None = None) -> None:
         if argv and (argv[0] in SHELLS or argv[0] in INTERPRETERS):
-            self.f.ask(f"feeds a here-document to an interpreter: {argv[0]}", dangerous=True)
+            self.f.ask(f"feeds a here-document to an interpreter ({argv[0]})", dangerous=True)
         for child in node.named_children:  # `cat <<EOF | sh`: the pipeline hangs off here
+            if child.type == "heredoc_start" and not HEREDOC_DELIMITER.fullmatch(text(child)):
+                self.f.ask("a here-document delimiter the parser may read differently from "
+                           "bash")
             if child.type == "pipeline":
                 self.pipeline(child, fed=True)
             elif child.type not in HEREDOC_PARTS:
                 self.visit(child)
             elif child.type == "heredoc_body":
-                for sub in child.named_children:  # $(…) in an unquoted here-doc runs
-                    if sub.type in ("command_substitution", "process_substitution"):
+                for sub in child.named_children:  # expansions in an unquoted here-doc run
+                    if sub.type != "heredoc_content":
                         self.visit(sub)
 
     def redirect(self, node: Any) -> None:
@@ -245,59 +258,71 @@ class Walker:
             self.visit_substitutions(target)
         if node.type == "herestring_redirect" or not targets:
             return
-        target = targets[0]
-        word = word_of(target)
-        if op in (">&", "<&") and (target.type == "number" or word.text in ("-", "")
-                                   or word.text.isdigit()):
+        word = word_of(targets[0])
+        if op in (">&", "<&") and (targets[0].type == "number" or word.text in ("-", "")
+                                   or word.text.rstrip("-").isdigit()):
             return  # fd duplication or closing
-        if op in ("<", "<&"):
-            if not word.dynamic:
-                self.read_path(word.text)
-            return
+        if op in ("<", "<&", "<>"):
+            if word.dynamic:
+                self.f.ask("reads a file named only at run time")
+            else:
+                checks.read_path(self.f, word.text)
+            if op != "<>":
+                return
         if op in WRITE_OPS:
             if word.dynamic:
-                self.f.ask(f"writes to a file named by an expansion: {op} {word.source}",
-                           dangerous=True)
+                self.f.ask("writes to a file named only at run time", dangerous=True)
             elif word.text != "/dev/null":
-                self.write_path(word.text, truncate=op in (">", ">|", "&>", ">&"))
+                self.f.ask(f"redirect writes {word.text[:60]}")
+                checks.write_target(self.f, word.text, "redirect",
+                                    overwrite_is_dangerous=op in (">", ">|", "&>", ">&"))
 
-    def read_path(self, path: str) -> None:
-        from swebash.safety.paths import check_path
+    # ------------------------------------------------------------------ assignments
 
-        verdict = check_path(path, self.f.cwd, self.f.home, write=False)
-        if verdict.decision == "deny":
-            self.f.deny(verdict.reasons[0])
+    def assignment(self, node: Any, prefix: bool = False) -> None:
+        name_node = node.child_by_field_name("name")
+        name = text(name_node) if name_node is not None else text(node).split("=", 1)[0]
+        value = node.child_by_field_name("value")
+        if name_node is not None and name_node.type == "subscript":
+            self.f.evaluates.append("subscript")
+            name = name.split("[", 1)[0]
+        if prefix:
+            check_env_name(self.f, name, text(node))
+        elif HIJACK_VARS.match(name):
+            self.f.ask(f"sets {name}, which changes how programs run", dangerous=True)
+        if value is not None:
+            word = word_of(value)
+            if word.dynamic or builtins.EXPANDS.search(word.text) or "[" in word.text:
+                self.f.tainted = True
+        self.visit_substitutions(node)
 
-    def write_path(self, path: str, truncate: bool) -> None:
-        from swebash.safety.paths import check_path, expand
-
-        verdict = check_path(path, self.f.cwd, self.f.home, write=True)
-        if verdict.decision == "deny":
-            self.f.deny(verdict.reasons[0])
-            return
-        if truncate and os.path.exists(expand(path, self.f.cwd, self.f.home)):
-            self.f.ask(f"overwrites an existing file: > {path}", dangerous=True)
-        for reason in verdict.reasons:
-            self.f.ask(reason.replace("writes ", "redirect writes ", 1), verdict.dangerous)
-
-    def assignment_statement(self, node: Any) -> None:
-        from swebash.safety.rules import check_assignment
-
-        if node.type == "variable_assignment":
-            check_assignment(self.f, node)
+    def declaration(self, node: Any) -> None:
+        keyword = text(node.children[0]) if node.children else "declare"
+        argv, dyn = [keyword], [False]
         for child in node.named_children:
             if child.type == "variable_assignment":
-                check_assignment(self.f, child)
+                name_node = child.child_by_field_name("name")
+                value = child.child_by_field_name("value")
+                word = word_of(value) if value is not None else Word("", False, "")
+                name = text(name_node) if name_node is not None else ""
+                argv.append(f"{name}={word.text}")
+                dyn.append(word.dynamic and False)
+                if word.dynamic:
+                    self.f.tainted = True
+            else:
+                word = word_of(child)
+                argv.append(word.text)
+                dyn.append(word.dynamic)
             self.visit_substitutions(child)
+        rule = builtins.BUILTIN_RULES.get(keyword, builtins.declare)
+        rule(self.f, keyword, argv, dyn, self.depth)
+        self.f.record(argv)
 
     def command(self, node: Any) -> None:
-        from swebash.safety.rules import check_argv, check_assignment
-
         words: list[Word] = []
         for child in node.named_children:
             if child.type == "variable_assignment":
-                check_assignment(self.f, child)
-                self.visit_substitutions(child)
+                self.assignment(child, prefix=True)
             elif child.type == "command_name":
                 inner = child.named_children[0] if child.named_children else child
                 words.append(word_of(inner))
@@ -310,9 +335,90 @@ class Walker:
         if words:
             check_argv(self.f, words, self.depth)
 
-    def visit_substitutions(self, node: Any) -> None:
-        if node.type in ("command_substitution", "process_substitution"):
-            self.visit(node)
-            return
+    def function(self, node: Any) -> None:
+        name_node = node.child_by_field_name("name")
+        name = text(name_node) if name_node is not None else ""
+        body = node.child_by_field_name("body")
+        self.f.functions.add(name)
+        if body is not None and calls(body, name):
+            self.f.ask(f"function {name[:20]} calls itself (fork bomb)", dangerous=True)
         for child in node.named_children:
-            self.visit_substitutions(child)
+            if child.type != "word":
+                self.visit(child)
+
+    def for_loop(self, node: Any) -> None:
+        variable = node.child_by_field_name("variable")
+        if variable is not None and HIJACK_VARS.match(text(variable)):
+            self.f.ask(f"for loop sets {text(variable)}, which changes how programs run", True)
+        for value in node.children_by_field_name("value"):
+            word = word_of(value)
+            if word.dynamic or set("*?[") & set(word.text):
+                self.f.tainted = True
+        self.children(node)
+
+    def test_command(self, node: Any) -> None:
+        operators = [text(n) for n in descendants(node, "test_operator")]
+        if ARITH_TESTS & set(operators):
+            self.f.evaluates.append("[[ -eq ]]")
+        if "-v" in operators:
+            self.f.ask("[[ -v ]] evaluates a subscript", dangerous=self.f.tainted)
+            self.f.evaluates.append("[[ -v ]]")
+        self.children(node)
+
+    def expansion(self, node: Any) -> None:
+        kinds = [c.type for c in node.children]
+        source = text(node)
+        if kinds[1:2] == ["!"] and not re.search(r"[*@]\}$|\[[*@]\]\}$", source):
+            self.f.ask("indirect expansion ${!name} is not checked")
+            self.f.evaluates.append("${!x}")
+        if "@" in kinds and re.search(r"@[PEA]\}$", source):
+            self.f.ask("prompt expansion ${x@P} evaluates a value")
+            self.f.evaluates.append("${x@P}")
+        if "subscript" in kinds or re.search(r":\s*[^-=+?\s}]", source):
+            self.f.evaluates.append("subscript")
+        name = next((text(c) for c in node.children if c.type == "variable_name"), "")
+        if re.search(r":?=", "".join(kinds)) and HIJACK_VARS.match(name):
+            self.f.ask(f"assigns {name} in an expansion", dangerous=True)
+        self.children(node)
+
+    def substitution(self, node: Any) -> None:
+        source = text(node)
+        if source.startswith("`") and "\\`" in source:
+            self.f.ask("nested backticks are not checked")
+            return
+        self.children(node)
+
+    def visit_substitutions(self, node: Any) -> None:
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.type in ("command_substitution", "process_substitution", "expansion",
+                                "arithmetic_expansion"):
+                self.visit(current)
+                continue
+            stack.extend(current.named_children)
+
+
+def calls(body: Any, name: str) -> bool:
+    return any(text(n) == name for n in descendants(body, "command_name"))
+
+
+def descendants(node: Any, kind: str) -> list[Any]:
+    found, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        if current.type == kind:
+            found.append(current)
+        stack.extend(current.children)
+    return found
+
+
+HANDLERS = {
+    "command": Walker.command, "redirected_statement": Walker.redirected,
+    "pipeline": Walker.pipeline, "variable_assignment": Walker.assignment,
+    "declaration_command": Walker.declaration, "unset_command": Walker.declaration,
+    "file_redirect": Walker.redirect, "heredoc_redirect": Walker.heredoc,
+    "function_definition": Walker.function, "for_statement": Walker.for_loop,
+    "test_command": Walker.test_command, "expansion": Walker.expansion,
+    "command_substitution": Walker.substitution,
+}

@@ -1,44 +1,86 @@
 """The path guard: where a file tool (or a command's file argument) would land, and whether
 that place is secret, sensitive or outside the working tree.
 
-Paths are judged by where they really land: ``~`` expanded, resolved against the shell's cwd,
-symlinks followed (for a file that does not exist yet, through its deepest existing ancestor —
-``os.path.realpath`` does exactly that). Both the lexical and the resolved path are checked,
-case-insensitively, so neither a symlink nor ``/proc/"self"/environ`` spelling gets past.
+Paths are judged by where they really land: ``~`` and ``~user`` expanded, resolved against the
+shell's cwd, symlinks followed (for a file that does not exist yet, through its deepest existing
+ancestor). Three spellings are checked, case-insensitively: the lexical path, its resolution,
+and the resolution of the path as written — the kernel resolves ``link/..`` through the link,
+``normpath`` does not. A secret directory is secret wherever it sits (``/root/.ssh``,
+``/home/bob/.aws``), a hard link to a secret file is the secret file, and a readable file whose
+first bytes are a private key is secret whatever its name.
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import pwd
 import re
 import stat
 
 from swebash.api import Verdict
 
+# Directories (relative to a home) whose whole content is secret. The sandbox hides them too.
 SECRET_HOME_DIRS = (".ssh", ".aws", ".gnupg", ".config/gh", ".kube", ".password-store",
-                    ".config/gcloud", ".azure")
+                    ".config/gcloud", ".azure", ".oci", ".docker", ".config/doctl",
+                    ".terraform.d", ".config/hub", ".config/glab-cli", ".gem", ".cargo/credentials",
+                    ".config/op", ".op", ".local/share/keyrings", ".config/rclone",
+                    ".config/hcloud", ".wrangler", ".fly", ".config/heroku", ".vault",
+                    ".mozilla", ".config/google-chrome", ".config/chromium", ".pki",
+                    ".config/BraveSoftware", ".thunderbird", ".config/Signal", ".bitcoin",
+                    ".ethereum", ".electrum", ".config/sops", ".sops", ".age", ".config/age",
+                    ".minikube", ".helm", ".config/helm", ".config/pip", ".pip",
+                    ".config/composer", ".composer", ".m2", ".gradle", ".nuget", ".bundle",
+                    ".config/git/credentials", ".local/share/fish")
+# Files whose name alone marks them secret, wherever they are.
 SECRET_HOME_FILES = (".docker/config.json", ".netrc", ".git-credentials", ".npmrc", ".pypirc",
-                     ".pgpass", ".my.cnf")
+                     ".pgpass", ".my.cnf", ".vault-token", ".boto", ".s3cfg", ".yarnrc",
+                     ".yarnrc.yml", ".terraformrc", ".authinfo", ".authinfo.gpg", ".cf",
+                     ".env", ".envrc", ".dockercfg", ".gitcookies", ".lesshst")
+HISTORY = re.compile(r"(^|/)\.?[\w.-]*_?history$|(^|/)\.[\w-]*hst$|(^|/)fish_history$", re.I)
 SECRET_NAME = re.compile(
-    r"(^|/)(\.env(\..+)?|[^/]*\.pem|[^/]*\.key|id_(rsa|dsa|ecdsa|ed25519)[^/]*|[^/]*\.p12|"
-    r"[^/]*\.pfx|credentials\.json)$", re.I)
-PUBLIC_KEY = re.compile(r"(^|/)id_[a-z0-9]+\.pub$", re.I)
-SECRET_SYSTEM = re.compile(r"^(/etc/(shadow|gshadow|sudoers)(\.d(/.*)?|-)?|"
-                           r"/proc/[^/]+/(environ|mem|cmdline|auxv)|/etc/ssh/ssh_host_.*_key)$",
-                           re.I)
+    r"(^|/)(\.env(\.(?!(example|sample|template|dist|defaults?|schema)$)[^/]+)?|[^/]*\.key|"
+    r"id_(rsa|dsa|ecdsa|ed25519|ecdsa_sk|ed25519_sk)(?!\.pub$)[^/]*|[^/]*\.p12|[^/]*\.pfx|"
+    r"[^/]*\.jks|[^/]*\.keystore|[^/]*\.ppk|[^/]*\.kdbx|[^/]*\.tfstate(\.backup)?|"
+    r"[^/]*\.tfvars|credentials(\.json|\.toml|\.yml|\.yaml|\.xml)?|\.?htpasswd|"
+    r"master\.key|secrets?\.(ya?ml|json|toml|env)|service[-_]?account[^/]*\.json|"
+    r"token(\.json)?|\.vault-token|[^/]*\.gpg|[^/]*_rsa|[^/]*\.ovpn)$", re.I)
+# `*.pem` holds a certificate as often as a key: a name that says certificate is public.
+PEM = re.compile(r"(^|/)[^/]*\.pem$", re.I)
+CERT_NAME = re.compile(r"(^|/)[^/]*(cert|chain|\bca\b|ca[-_.]|bundle|pub)[^/]*\.pem$", re.I)
+PUBLIC_NAME = re.compile(r"(^|/)(id_[a-z0-9_]+\.pub|known_hosts(\.old)?|[^/]*\.pub)$", re.I)
+SECRET_SYSTEM = re.compile(
+    r"^(/etc/(shadow|gshadow|sudoers|security/opasswd|master\.passwd)(\.d(/.*)?|-)?|"
+    r"/etc/ssl/private(/.*)?|/etc/ssh/ssh_host_[^/]*key|/etc/[^/]*\.keytab|/etc/krb5\.keytab|"
+    r"/etc/wireguard(/.*)?|/etc/NetworkManager/system-connections(/.*)?|"
+    r"/proc/[^/]+/(environ|mem|cmdline|auxv|maps|smaps|pagemap|stack|syscall|task/.*)|"
+    r"/proc/(kcore|kallsyms|kmem)|/var/lib/secrets(/.*)?|/(var/)?run/secrets(/.*)?|"
+    r"/var/lib/kubelet(/.*)?|/root(/.*)?|/var/lib/docker(/.*)?|/var/backups(/.*)?|"
+    r"/sys/firmware(/.*)?)$", re.I)
+PRIVATE_KEY = re.compile(rb"PRIVATE KEY-----|OPENSSH PRIVATE|PuTTY-User-Key-File|"
+                         rb"aws_secret_access_key|-----BEGIN PGP PRIVATE")
 RC_FILES = frozenset({".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
                       ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".swebashrc", ".inputrc",
-                      ".kshrc", ".cshrc", ".tcshrc", "config.fish"})
+                      ".kshrc", ".cshrc", ".tcshrc", "config.fish", ".gitconfig", ".envrc",
+                      ".pythonrc", ".npmrc", ".curlrc", ".wgetrc", ".vimrc", ".exrc",
+                      ".lesskey", ".xinitrc", ".xprofile", "authorized_keys", "rc.local",
+                      "crontab", ".gitattributes"})
 SYSTEM_DIRS = ("/etc", "/usr", "/boot", "/dev", "/bin", "/sbin", "/lib", "/lib64", "/var/spool",
-               "/sys", "/proc")
+               "/sys", "/proc", "/opt", "/var/lib", "/root", "/srv")
 
 
-def expand(path: str, cwd: str, home: str) -> str:
+def expand(path: str, cwd: str, home: str, *, normalise: bool = True) -> str:
     if path == "~" or path.startswith("~/"):
         path = home + path[1:]
+    elif path.startswith("~"):
+        user, _, rest = path[1:].partition("/")
+        try:
+            path = os.path.join(pwd.getpwnam(user).pw_dir, rest)
+        except (KeyError, ValueError):
+            pass
     if not os.path.isabs(path):
         path = os.path.join(cwd, path)
-    return os.path.normpath(path)
+    return os.path.normpath(path) if normalise else path
 
 
 def within(path: str, root: str) -> bool:
@@ -48,19 +90,61 @@ def within(path: str, root: str) -> bool:
 
 def secret_reason(path: str, home: str) -> str | None:
     low = path.lower()
-    home_low = home.rstrip("/").lower()
+    if PUBLIC_NAME.search(low):
+        return None
     for rel in SECRET_HOME_DIRS:
-        if within(low, f"{home_low}/{rel}"):
+        if f"/{rel.lower()}/" in low + "/":
             return f"secret material under ~/{rel}/"
+    name = os.path.basename(low)
     for rel in SECRET_HOME_FILES:
-        if low == f"{home_low}/{rel}":
-            return f"secret file ~/{rel}"
-    if SECRET_SYSTEM.match(low):
+        if low.endswith("/" + rel.lower()) or name == rel.lower():
+            return f"secret file {rel}"
+    if HISTORY.search(low):
+        return f"shell or tool history {os.path.basename(path)}"
+    if SECRET_SYSTEM.match(low) or SECRET_SYSTEM.match(path):
         return f"secret system file {path}"
-    if low.startswith("/dev/") and low != "/dev/null":
+    if low.startswith("/dev/") and low not in ("/dev/null", "/dev/stdin", "/dev/stdout",
+                                               "/dev/stderr", "/dev/zero", "/dev/urandom",
+                                               "/dev/random", "/dev/tty"):
         return f"device file {path}"
-    if SECRET_NAME.search(low) and not PUBLIC_KEY.search(low):
+    if SECRET_NAME.search(low):
         return f"secret-looking file {os.path.basename(path)}"
+    if PEM.search(low) and not CERT_NAME.search(low):
+        return f"key-looking file {os.path.basename(path)}"
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def secret_inodes(home: str) -> frozenset[tuple[int, int]]:
+    """(device, inode) of the files in the secret directories, for spotting hard links."""
+    found: set[tuple[int, int]] = set()
+    budget = 2000
+    for rel in SECRET_HOME_DIRS + SECRET_HOME_FILES:
+        top = os.path.join(home, rel)
+        for root, _dirs, files in os.walk(top) if os.path.isdir(top) else [("", [], [top])]:
+            for name in files:
+                budget -= 1
+                if budget < 0:
+                    return frozenset(found)
+                try:
+                    st = os.lstat(os.path.join(root, name))
+                except OSError:
+                    continue
+                if stat.S_ISREG(st.st_mode):
+                    found.add((st.st_dev, st.st_ino))
+    return frozenset(found)
+
+
+def content_reason(real: str, st: os.stat_result, home: str) -> str | None:
+    if st.st_nlink > 1 and (st.st_dev, st.st_ino) in secret_inodes(home):
+        return "a hard link to a secret file"
+    try:
+        with open(real, "rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return None
+    if PRIVATE_KEY.search(head):
+        return f"a file holding a private key ({os.path.basename(real)})"
     return None
 
 
@@ -68,30 +152,49 @@ def check_path(path: str, cwd: str, home: str, *, write: bool) -> Verdict:
     """Judge reading (or writing) ``path``; never raises."""
     if not path or "\x00" in path:
         return Verdict("deny", False, ("not a usable path",))
-    lexical = expand(path, cwd, home)
-    real = os.path.realpath(lexical)
+    verb = "writes" if write else "reads"
+    if path.startswith("~") and not path.startswith(("~/",)) and path != "~":
+        user = path[1:].partition("/")[0]
+        try:
+            pwd.getpwnam(user)
+        except (KeyError, ValueError):
+            return Verdict("ask", False, (f"{verb} a path under an unknown home {path}",))
+    try:
+        lexical = expand(path, cwd, home)
+        real = os.path.realpath(lexical)
+        as_written = os.path.realpath(expand(path, cwd, home, normalise=False))
+    except (OSError, ValueError):
+        return Verdict("deny", False, ("not a usable path",))
     shown = path if real == lexical else f"{path} (→ {real})"
-    for candidate in (lexical, real):
+    for candidate in (lexical, real, as_written):
         reason = secret_reason(candidate, home)
         if reason:
-            verb = "writes" if write else "reads"
-            return Verdict("deny", True, (f"{verb} {reason}: {shown}",))
+            return Verdict("deny", True, (f"{verb} {reason}",))
     if real == "/dev/null":
         return Verdict("allow")
     try:
-        mode = os.stat(real).st_mode
-        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-            return Verdict("deny", False, (f"not a regular file: {shown}",))
+        st = os.stat(as_written)
     except OSError:
-        pass
+        st = None
+    if st is not None:
+        if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+            return Verdict("deny", False, (f"not a regular file: {shown}",))
+        if stat.S_ISREG(st.st_mode):
+            reason = content_reason(as_written, st, home)
+            if reason:
+                return Verdict("deny", True, (f"{verb} {reason}",))
     if not write:
         return Verdict("allow")
+    return write_verdict(real, cwd, shown)
+
+
+def write_verdict(real: str, cwd: str, shown: str) -> Verdict:
     reasons: list[str] = []
     dangerous = False
     if os.path.basename(real) in RC_FILES:
-        reasons.append(f"writes a shell startup file: {shown}")
+        reasons.append(f"writes a startup or config file that runs code: {shown}")
         dangerous = True
-    if "/.git/hooks/" in real + "/" or real.endswith("/.git/config"):
+    if "/.git/hooks/" in real + "/" or real.endswith(("/.git/config", "/.git")):
         reasons.append(f"writes git configuration or hooks (they run code): {shown}")
         dangerous = True
     if any(within(real, d) for d in SYSTEM_DIRS if d != "/"):

@@ -1,11 +1,15 @@
-"""`swebash policy check [--json] -- CMD…` and `swebash policy check-path [--write] [--json] PATH`.
+"""`swebash policy check [--json] [--cwd DIR] [--] CMD…`, `swebash policy check-path [--write]
+[--json] [--] PATH` and `swebash policy rules`.
 
-Prints the gate's decision, the dangerous flag and the reasons; exits 0 whatever the verdict
-(2 on a usage error), so users can inspect and debug their [policy] rules.
+Prints the gate's decision, the dangerous flag and the reasons, applying rules.toml and the
+[policy] rules of config.toml; a refused or broken rule is one line on stderr. Only classifies:
+nothing is run. Exits 0 whatever the verdict (2 on a usage error), so users can inspect and
+debug their rules.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -14,8 +18,31 @@ from swebash import config as config_mod
 from swebash.api import Verdict
 from swebash.errors import SwebashError
 
-USAGE = ("usage: swebash policy check [--json] -- COMMAND...\n"
-         "       swebash policy check-path [--write] [--json] PATH")
+
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="swebash policy", add_help=True,
+                    description="Show what the safety gate decides (nothing is run).")
+    sub = parser.add_subparsers(dest="action", parser_class=Parser)
+    check = sub.add_parser("check", help="classify a command line")
+    check.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    check.add_argument("--cwd", help="judge as if run in this directory")
+    check.add_argument("command", nargs=argparse.REMAINDER, help="the command line")
+    path = sub.add_parser("check-path", help="judge reading or writing a path")
+    path.add_argument("--json", action="store_true")
+    path.add_argument("--write", action="store_true", help="judge writing instead of reading")
+    path.add_argument("--cwd")
+    path.add_argument("path", nargs="*")
+    sub.add_parser("rules", help="list the rules in rules.toml")
+    return parser
 
 
 def print_verdict(verdict: Verdict, as_json: bool) -> None:
@@ -30,13 +57,20 @@ def print_verdict(verdict: Verdict, as_json: bool) -> None:
         print(f"  - {make_visible(reason)}")
 
 
+def operands(words: list[str]) -> list[str]:
+    return list(words[1:] if words[:1] == ["--"] else words)
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] in ("-h", "--help", "help"):
-        print(USAGE)
-        return 0 if argv else 2
-    action, args = argv[0], argv[1:]
-    options = args[: args.index("--")] if "--" in args else args
-    as_json = "--json" in options
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        print(f"swebash policy: {exc}\n{parser.format_usage().rstrip()}", file=sys.stderr)
+        return 2
+    if args.action is None:
+        print(parser.format_help().rstrip())
+        return 2
     try:
         cfg = config_mod.load()
     except SwebashError as exc:
@@ -44,25 +78,27 @@ def main(argv: list[str]) -> int:
         return 2
     from swebash.safety.gate import DefaultGate
 
-    gate = DefaultGate(cfg.policy, home=str(cfg.paths.home))
-    cwd = os.getcwd()
-    if action == "check":
-        words = args[args.index("--") + 1:] if "--" in args else [
-            a for a in args if a != "--json"]
+    gate = DefaultGate(cfg.policy, home=str(cfg.paths.home), rules_file=cfg.paths.rules_file)
+    for note in gate.notes():
+        print(f"swebash: {note}", file=sys.stderr)
+    if args.action == "rules":
+        for rule in gate.rule_set().rules:
+            print(rule.describe())
+        return 0
+    cwd = os.path.abspath(args.cwd) if getattr(args, "cwd", None) else os.getcwd()
+    if args.action == "check":
+        words = operands(args.command)  # after `--` every word is the command's
         if not words:
-            print(f"swebash policy: no command given\n{USAGE}", file=sys.stderr)
+            print("swebash policy: no command given", file=sys.stderr)
             return 2
-        print_verdict(gate.check_command(" ".join(words), cwd), as_json)
+        print_verdict(gate.check_command(" ".join(words), cwd), args.json)
         return 0
-    if action == "check-path":
-        paths = [a for a in args if a not in ("--json", "--write", "--")]
-        if len(paths) != 1:
-            print(f"swebash policy: give exactly one path\n{USAGE}", file=sys.stderr)
-            return 2
-        print_verdict(gate.check_path(paths[0], cwd, write="--write" in options), as_json)
-        return 0
-    print(f"swebash policy: unknown action '{action}'\n{USAGE}", file=sys.stderr)
-    return 2
+    paths = args.path  # argparse honours `--`: `check-path -- --json` judges a path "--json"
+    if len(paths) != 1:
+        print("swebash policy: give exactly one path", file=sys.stderr)
+        return 2
+    print_verdict(gate.check_path(paths[0], cwd, write=args.write), args.json)
+    return 0
 
 
 if __name__ == "__main__":

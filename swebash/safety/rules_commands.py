@@ -1,317 +1,355 @@
-"""Argument rules for commands whose safety depends on their arguments (find, sed, git, rm…).
+"""Argument rules for programs that change things (rm, cp, git, kill…), run code (shells,
+interpreters) or are read-only only in some modes (``kubectl get``, ``docker ps``, ``npm ls``).
 
 Each rule receives the findings, the normalised name, argv (words as bash would pass them;
 dynamic words keep their source text), which words are dynamic, and the nesting depth. A rule
-that records nothing allows the command.
+that records nothing allows the command. Reasons name the program and what it does, never the
+whole command line.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Callable
+from dataclasses import dataclass
 
-from swebash.safety.commands import Findings
-from swebash.safety.rules import (
-    DISK_TOOLS,
-    GIT_FORBIDDEN,
-    GIT_READ,
-    POWER,
-    SHELLS,
-    batch,
-    flags,
-    positional,
-    show,
-    write_target,
-)
+from swebash.safety.checks import write_target
+from swebash.safety.model import Findings, flags, long_option, positional
+from swebash.safety.tables import INLINE_FLAGS, SHELLS
 
-Rule = Callable[[Findings, str, list[str], list[bool], int], None]
-# sed commands that execute (`e`, the `e` flag of s///) or write files (`w`, `W`, the w flag)
-SED_EXEC = re.compile(r"(^|[;{}\n]|[0-9$]|/)\s*e(\s|;|$)|s(.)(?:(?!\3).)*\3(?:(?!\3).)*\3"
-                      r"[gpiImM0-9]*e")
-SED_WRITE = re.compile(r"(^|[;{}\n]|[0-9$]|/)\s*[wW]\s+\S|s(.)(?:(?!\2).)*\2(?:(?!\2).)*\2"
-                       r"[gpiImM0-9]*w")
-
-
-def find(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    i = 1
-    while i < len(argv):
-        arg = argv[i]
-        if arg == "-delete":
-            f.ask(f"deletes files: {show(argv)}", dangerous=True)
-        elif arg in ("-exec", "-execdir", "-ok", "-okdir"):
-            end = i + 1
-            while end < len(argv) and argv[end] not in (";", "+"):
-                end += 1
-            inner = [a for a in argv[i + 1:end] if a != "{}"]
-            if inner:
-                batch(f, inner, [False] * len(inner), depth, show(argv))
-            i = end
-        elif arg in ("-fprint", "-fprint0", "-fprintf", "-fls"):
-            f.ask(f"writes a file: {show(argv)}")
-        i += 1
-
-
-def fd(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    for opt in ("-x", "--exec", "-X", "--exec-batch"):
-        if opt in argv:
-            inner = [a for a in argv[argv.index(opt) + 1:] if a not in ("{}", ";")]
-            if inner:
-                batch(f, inner, [False] * len(inner), depth, show(argv))
-
-
-def sed(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    if any(a.startswith("--in-place") or re.fullmatch(r"-[a-zA-Z]*i.*", a) for a in argv[1:]
-           if not a.startswith("--") or a.startswith("--in-place")):
-        f.ask(f"edits files in place: {show(argv)}")
-    scripts = [argv[i + 1] for i, a in enumerate(argv[:-1]) if a in ("-e", "--expression")]
-    if not scripts:
-        scripts = positional(argv[1:])[:1]
-    if "-f" in argv or any(a.startswith("--file") for a in argv):
-        f.ask(f"runs a sed script file: {show(argv)}")
-    for script in scripts:
-        if SED_EXEC.search(script):
-            f.ask(f"sed script executes commands: {show(argv)}", dangerous=True)
-        elif SED_WRITE.search(script):
-            f.ask(f"sed script writes files: {show(argv)}")
-
-
-def sort(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    if any(a.startswith(("--output", "-o")) or re.fullmatch(r"-[a-zA-Z]*o.*", a)
-           for a in argv[1:] if a != "--"):
-        f.ask(f"writes its output to a file: {show(argv)}")
-
-
-def uniq(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    if len(positional(argv[1:])) > 1:
-        f.ask(f"writes its output to a file: {show(argv)}")
-
-
-def awk(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    if "-f" in argv or any(a.startswith("--file") for a in argv):
-        f.ask(f"runs an awk program file: {show(argv)}")
-    program = next(iter(positional(argv[1:])), "")
-    if re.search(r"system\s*\(|\|\s*getline|\|&|print[^;}]*\|\s*\"|print[^;}]*>", program):
-        f.ask(f"awk program runs commands or writes files: {show(argv)}", dangerous=True)
-
-
-def rg(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    if any(a.startswith("--pre") for a in argv):
-        f.ask(f"runs a preprocessor command: {show(argv)}", dangerous=True)
-
-
-GIT_LISTING = {"remote": ([], ["-v"], ["show"], ["get-url"]), "tag": ([], ["-l"], ["--list"]),
-               "config": (["--get"], ["--list"], ["-l"], ["--get-all"]),
+GIT_READ = frozenset({"status", "log", "diff", "show", "blame", "rev-parse", "ls-files",
+                      "describe", "shortlog", "grep", "rev-list", "cat-file", "ls-tree",
+                      "whatchanged", "name-rev", "merge-base", "count-objects", "version",
+                      "help", "check-ignore", "ls-remote", "diff-tree", "diff-files",
+                      "diff-index", "for-each-ref", "show-ref", "show-branch", "var",
+                      "check-attr", "verify-commit", "verify-tag", "cherry", "range-diff",
+                      "annotate", "symbolic-ref", "fsck"})
+GIT_LISTING = {"remote": ([], ["-v"], ["show"], ["get-url"], ["--verbose"]),
+               "tag": ([], ["-l"], ["--list"], ["-n"]),
+               "config": (["--get"], ["--list"], ["-l"], ["--get-all"], ["--get-regexp"]),
                "stash": (["list"], ["show"]), "worktree": (["list"],),
-               "submodule": ([], ["status"]), "reflog": ([], ["show"])}
-GIT_BRANCH_CHANGES = {"-D", "--delete", "-d", "-m", "-M", "-c", "-C", "-f", "--force",
-                      "--set-upstream-to", "-u", "--edit-description", "--unset-upstream"}
+               "submodule": ([], ["status"]), "reflog": ([], ["show"]),
+               "branch": ([], ["-a"], ["-r"], ["-v"], ["-vv"], ["--list"], ["-l"],
+                          ["--show-current"], ["-av"], ["-avv"], ["--all"], ["--merged"],
+                          ["--no-merged"], ["--contains"], ["--remotes"])}
+# options that run a program, open a pager/editor or write a file, for any git subcommand
+GIT_RUNS = ("--output", "--ext-diff", "--textconv", "--exec", "--upload-pack",
+            "--receive-pack", "--open-files-in-pager", "--tool", "--extcmd", "--web",
+            "--config-env", "--exec-path", "--run", "--filters", "--paginate")
+GIT_VALUE_TOP = ("-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix")
 
 
 def git(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     i = 1
     while i < len(argv) and argv[i].startswith("-"):
-        if GIT_FORBIDDEN.match(argv[i]):
-            f.ask(f"git option can run commands: {show(argv)}", dangerous=True)
+        arg = argv[i]
+        if arg in ("--version", "-v", "--help", "-h", "--exec-path", "--html-path",
+                   "--man-path", "--info-path"):
             return
-        i += 2 if argv[i] in ("-C", "--git-dir", "--work-tree", "--namespace") else 1
+        if arg.startswith("-c") or long_option(arg, "--config-env", "--exec-path") or \
+                arg in ("-p", "--paginate"):
+            f.ask(f"git: option {arg.split('=', 1)[0][:14]} can run commands", True)
+            return
+        i += 2 if arg in GIT_VALUE_TOP else 1
     sub = argv[i] if i < len(argv) else ""
     rest = argv[i + 1:]
     opts = flags(rest)
-    if any(re.match(r"^(--output(=.*)?|--ext-diff|--textconv|--exec=.*|--upload-pack.*)$", a)
-           for a in rest):
-        f.ask(f"git option can run commands or write files: {show(argv)}", dangerous=True)
+    if any(long_option(a, *GIT_RUNS) or re.fullmatch(r"-O.*", a) for a in rest):
+        f.ask(f"git {sub}: option can run commands or write files", True)
         return
-    if sub == "reset" and "--hard" in rest:
-        f.ask(f"discards uncommitted work: {show(argv)}", dangerous=True)
+    if sub == "help" and opts & {"-w", "--web", "-i", "--info"}:
+        f.ask("git help: opens a browser or viewer")
+    elif sub == "reset" and "--hard" in rest:
+        f.ask("git reset --hard: discards uncommitted work", True)
     elif sub == "push" and ({"--force", "-f", "--force-with-lease", "--mirror", "--delete",
                              "-d", "--prune"} & opts or any(a.startswith(("+", ":"))
                                                             for a in positional(rest))):
-        f.ask(f"rewrites remote history: {show(argv)}", dangerous=True)
-    elif sub == "clean" and {"-f", "--force"} & opts:
-        f.ask(f"deletes untracked files: {show(argv)}", dangerous=True)
+        f.ask("git push: rewrites or deletes remote history", True)
+    elif sub == "clean" and opts & {"-f", "--force"}:
+        f.ask("git clean: deletes untracked files", True)
     elif sub in ("checkout", "restore", "switch") and (
             "." in rest or {"-f", "--force", "--discard-changes"} & opts
-            or ("--" in rest and rest.index("--") < len(rest) - 1)):
-        f.ask(f"discards changes in the working tree: {show(argv)}", dangerous=True)
-    elif sub == "branch":
-        if GIT_BRANCH_CHANGES & opts or positional(rest):
-            dangerous = bool({"-D", "-f", "--force", "-M", "-C"} & opts)
-            f.ask(f"changes branches: {show(argv)}", dangerous=dangerous)
-    elif sub == "stash" and rest[:1] in (["drop"], ["clear"]):
-        f.ask(f"deletes stashed work: {show(argv)}", dangerous=True)
-    elif sub in ("filter-branch", "filter-repo", "update-ref", "gc", "prune") or (
+            or ("--" in rest and rest.index("--") < len(rest) - 1)
+            or (sub == "restore" and positional(rest))):
+        f.ask(f"git {sub}: discards changes in the working tree", True)
+    elif sub == "branch" and rest[:1] not in GIT_LISTING["branch"]:
+        dangerous = bool({"-D", "-f", "--force", "-M", "-C", "-d", "--delete"} & opts)
+        f.ask("git branch: changes branches", dangerous)
+    elif sub == "stash" and rest[:1] in (["drop"], ["clear"], ["pop"]):
+        f.ask("git stash: deletes stashed work", True)
+    elif sub == "tag" and opts & {"-d", "--delete", "-f", "--force"}:
+        f.ask("git tag: deletes or moves tags", True)
+    elif sub in ("filter-branch", "filter-repo", "update-ref", "gc", "prune", "rm") or (
             sub == "reflog" and rest[:1] in (["expire"], ["delete"])):
-        f.ask(f"rewrites or prunes repository history: {show(argv)}", dangerous=True)
+        f.ask(f"git {sub}: rewrites, prunes or deletes", True)
     elif sub in GIT_LISTING:
         if rest[:1] not in GIT_LISTING[sub]:
-            f.ask(f"changes repository state: {show(argv)}")
+            f.ask(f"git {sub}: changes repository state")
     elif sub not in GIT_READ:
-        f.ask(f"git {sub or '(no subcommand)'} is not read-only: {show(argv)}")
+        f.ask(f"git {sub or '(no subcommand)'}: not read-only")
 
 
 def tee(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     targets = [t for t in positional(argv[1:]) if t != "/dev/null"]
     if targets:
-        overwrite = "-a" not in argv and any(os.path.exists(os.path.join(f.cwd, t))
-                                             for t in targets)
-        f.ask(f"writes files: {show(argv)}", dangerous=overwrite)
+        f.ask("tee: writes files")
         for target in targets:
-            write_target(f, target, "writes")
-
-
-def curl(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    sends = ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form",
-             "-T", "--upload-file", "--json")
-    if any(a in sends or a.startswith(("--data", "--form", "--upload-file", "--json"))
-           for a in argv[1:]):
-        f.ask(f"sends data over the network: {show(argv)}")
-    if {"-X", "--request"} & set(argv) and not {"GET", "HEAD"} & set(argv):
-        f.ask(f"makes a non-GET request: {show(argv)}")
-    writes = ("-o", "--output", "-O", "--remote-name", "--remote-name-all", "-K", "--config",
-              "-c", "--cookie-jar", "-D", "--dump-header")
-    if any(a in writes or a.startswith(("--output=", "--config=")) or re.fullmatch(
-            r"-[a-zA-Z]*[oOKcD].*", a) for a in argv[1:]):
-        f.ask(f"writes files: {show(argv)}")
-
-
-def wget(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    if any(a.startswith(("--post-file", "--body-file", "--post-data", "--body-data"))
-           for a in argv):
-        f.ask(f"sends data over the network: {show(argv)}")
-    i = argv.index("-O") if "-O" in argv else -1
-    to_stdout = any(a in ("-O-", "-qO-", "--spider") for a in argv) or (
-        i > 0 and argv[i + 1:i + 2] == ["-"])
-    if not to_stdout:
-        f.ask(f"downloads into a file: {show(argv)}")
-
-
-def transfer(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    f.ask(f"connects to another machine: {show(argv)}")
+            write_target(f, target, "tee", overwrite_is_dangerous="-a" not in argv)
 
 
 def rm(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     opts = flags(argv[1:])
-    targets = positional(argv[1:])
     if {"-r", "-R", "--recursive"} & opts:
-        f.ask(f"deletes files recursively: {show(argv)}", dangerous=True)
-    if {"-f", "--force"} & opts:
-        f.ask(f"deletes files without asking: {show(argv)}", dangerous=True)
-    broad = [t for t in targets if t in ("/", "~", "*", ".", "..", "/*", "~/")
-             or t.startswith(("/etc", "/usr", "/boot", "/bin", "/lib", "/var", "/home"))]
-    if broad or any(dyn[1:]):
-        f.ask(f"deletes broad or computed targets: {show(argv)}", dangerous=True)
-    f.ask(f"deletes files: {show(argv)}")
+        f.ask(f"{name}: deletes files recursively", True)
+    else:
+        f.ask(f"{name}: deletes files", True)
+    for target in positional(argv[1:]):
+        write_target(f, target, name, overwrite_is_dangerous=False)
 
 
 def destroy(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    f.ask(f"destroys file contents: {show(argv)}", dangerous=True)
+    f.ask(f"{name}: destroys file contents", True)
 
 
 def simple_write(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     targets = positional(argv[1:])
-    verb = "copies over" if name in ("cp", "mv", "install") else "writes"
-    f.ask(f"changes files: {show(argv)}")
+    f.ask(f"{name}: changes files")
+    if name in ("cp", "mv", "ln", "install") and ({"-t", "--target-directory"} & flags(argv)):
+        return
+    overwrite = name in ("cp", "mv", "install") or (name == "ln" and bool(
+        {"-f", "--force"} & flags(argv[1:])))
     for target in (targets[-1:] if name in ("cp", "mv", "ln", "install") else targets):
-        write_target(f, target, verb)
+        write_target(f, target, name, overwrite_is_dangerous=overwrite)
+    if name == "mv":
+        for source in targets[:-1]:
+            write_target(f, source, name, overwrite_is_dangerous=False)
 
 
 def perms(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     targets = positional(argv[1:])[1:]
     recursive = bool({"-R", "--recursive"} & flags(argv[1:]))
-    home_like = [t for t in targets if t in ("/", "~", "~/", "/*", f.home, f.home + "/")]
+    home_like = [t for t in targets if t in ("/", "~", "~/", "/*", f.home, f.home + "/", "*")]
     system = [t for t in targets if t.startswith(("/etc", "/usr", "/boot", "/bin", "/sbin"))]
-    f.ask(f"changes permissions or ownership: {show(argv)}",
-          dangerous=bool((recursive and home_like) or system))
+    f.ask(f"{name}: changes permissions or ownership",
+          dangerous=bool((recursive and home_like) or system or recursive))
 
 
 def dd(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     if any(a.startswith("of=") for a in argv):
-        f.ask(f"writes raw data: {show(argv)}", dangerous=True)
+        f.ask("dd: writes raw data", True)
     else:
-        f.ask(f"copies raw data: {show(argv)}")
+        f.ask("dd: copies raw data")
 
 
 def disk(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    f.ask(f"changes disks or filesystems: {show(argv)}", dangerous=True)
+    f.ask(f"{name}: changes disks or filesystems", True)
 
 
 def crontab(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     if argv[1:] != ["-l"]:
-        f.ask(f"changes scheduled jobs: {show(argv)}", dangerous=True)
+        f.ask("crontab: changes scheduled jobs", True)
 
 
 def kill(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     if name == "kill" and argv[1:2] in (["-l"], ["-L"]):
         return
-    everything = "-1" in argv[2:] or (name in ("killall", "pkill") and "-u" in argv)
-    f.ask(f"stops processes: {show(argv)}", dangerous=everything or name == "killall5")
+    f.ask(f"{name}: stops processes", True)
 
 
 def power(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    f.ask(f"shuts down or restarts the machine: {show(argv)}", dangerous=True)
+    f.ask(f"{name}: shuts down or restarts the machine", True)
 
 
 def systemctl(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     sub = next(iter(positional(argv[1:])), "status")
     if sub in ("poweroff", "reboot", "halt", "kexec", "suspend", "hibernate"):
         power(f, name, argv, dyn, depth)
-    elif not (sub in ("status", "show", "cat", "is-active", "is-enabled", "is-failed")
+    elif not (sub in ("status", "show", "cat", "is-active", "is-enabled", "is-failed",
+                      "is-system-running", "get-default", "show-environment")
               or sub.startswith("list-")):
-        f.ask(f"changes system services: {show(argv)}")
+        f.ask(f"systemctl {sub}: changes system services",
+              sub in ("stop", "disable", "mask", "kill", "isolate", "rescue", "emergency"))
 
 
 def shell(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     rest = positional(argv[1:])
     if any(d and a.startswith(("<(", "$(", "`")) for a, d in zip(argv[1:], dyn[1:],
                                                                  strict=False)):
-        f.ask(f"runs code produced by another command: {show(argv)}", dangerous=True)
+        f.ask(f"{name}: runs code produced by another command", True)
     elif rest:
-        f.ask(f"runs a script: {show(argv)}")
+        f.ask(f"{name}: runs a script")
     elif not (argv[1:] and set(argv[1:]) <= {"--version", "--help"}):
-        f.ask(f"runs shell code from its input: {show(argv)}")
+        f.ask(f"{name}: runs shell code from its input")
 
 
 def source(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     dangerous = any(d and a.startswith(("<(", "$(")) for a, d in zip(argv[1:], dyn[1:],
                                                                      strict=False))
-    f.ask(f"runs a script in the shell: {show(argv)}", dangerous=dangerous)
+    f.ask(f"{name}: runs a script in the shell", dangerous)
+    from swebash.safety.checks import read_path
+
+    for arg in argv[1:2]:
+        read_path(f, arg)
 
 
-TOOL_LISTING = {"pip": ("list", "show", "freeze", "--version", "check", "index"),
-                "npm": ("ls", "list", "view", "info", "--version", "-v", "outdated", "help",
-                        "root", "bin", "prefix"),
-                "go": ("version", "env", "list", "doc", "help", "vet"),
-                "cargo": ("--version", "tree", "metadata", "search", "help", "-V"),
-                "rustc": ("--version", "-V", "--print"), "java": ("-version", "--version"),
-                "docker": ("ps", "images", "version", "info", "inspect", "logs")}
-
-
-def tool_listing(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    if argv[1:2] and argv[1] in TOOL_LISTING[name]:
+def interpreter(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    key = next((k for k in INLINE_FLAGS if name.startswith(k)), name)
+    inline = INLINE_FLAGS.get(key, ("-c", "-e"))
+    short = [fl[1] for fl in inline if len(fl) == 2]
+    for arg in options_before_script(argv[1:]):
+        if arg in inline or (re.fullmatch(r"-[a-zA-Z]+", arg) and arg[-1] in short) or \
+                arg.startswith(("--eval=", "--print=")):
+            f.ask(f"{name}: runs inline code", True)
+            return
+    if argv[1:] and set(argv[1:]) <= {"--version", "-V", "-v", "--help", "-h", "-version"}:
         return
-    f.ask(f"not known to be read-only: {show(argv)}")
+    if not positional(argv[1:]) or "-" in argv[1:]:
+        f.ask(f"{name}: runs code from its input")
+        return
+    f.ask(f"{name}: runs a program")
 
 
-def ip(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    changes = ("add", "del", "delete", "set", "change", "replace", "flush", "up", "down")
-    if any(w in changes for w in positional(argv[1:])):
-        f.ask(f"changes network configuration: {show(argv)}")
+def options_before_script(args: list[str]) -> list[str]:
+    """Options before the script name (after it, flags belong to the script)."""
+    out = []
+    for arg in args:
+        if not arg.startswith("-"):
+            break
+        out.append(arg)
+    return out
 
 
-RULES: dict[str, Rule] = {
-    "find": find, "fd": fd, "fdfind": fd, "sed": sed, "sort": sort, "uniq": uniq, "awk": awk,
-    "gawk": awk, "mawk": awk, "rg": rg, "git": git, "tee": tee, "curl": curl, "wget": wget,
-    "rm": rm, "rmdir": simple_write, "unlink": simple_write, "shred": destroy,
-    "truncate": destroy, "cp": simple_write, "mv": simple_write, "ln": simple_write,
-    "install": simple_write, "mkdir": simple_write, "touch": simple_write, "chmod": perms,
-    "chown": perms, "chgrp": perms, "dd": dd, "crontab": crontab, "kill": kill,
-    "pkill": kill, "killall": kill, "killall5": kill, "systemctl": systemctl,
-    "source": source, ".": source, "ip": ip, "ifconfig": ip,
+@dataclass(frozen=True)
+class Listing:
+    """A tool whose listed subcommands only read; everything else asks."""
+
+    reads: tuple[tuple[str, ...], ...]
+    values: frozenset[str] = frozenset()  # global options taking a value
+    secret_words: tuple[str, ...] = ()  # any of these words makes it ask (prints secrets)
+
+
+def one(*words: str) -> tuple[tuple[str, ...], ...]:
+    """Sub-commands of one word each."""
+    return tuple((w,) for w in words)
+
+
+KUBE_READ = one("get", "describe", "logs", "version", "api-resources", "api-versions",
+                "cluster-info", "top", "explain", "events")
+LISTINGS: dict[str, Listing] = {
+    "kubectl": Listing((*KUBE_READ, ("config", "view"), ("config", "get-contexts"),
+                        ("config", "current-context"), ("auth", "can-i"),
+                        ("rollout", "status"), ("rollout", "history")),
+                       frozenset({"-n", "--namespace", "--context", "--kubeconfig", "-l",
+                                  "--selector", "-o", "--output", "-c", "--container",
+                                  "--cluster", "--user", "--tail", "--since"}),
+                       ("secret", "secrets", "--raw", "token")),
+    "docker": Listing((*one("ps", "images", "version", "info", "inspect", "logs", "top", "port",
+                            "history", "search"),
+                       ("stats", "--no-stream"), ("network", "ls"), ("network", "inspect"),
+                       ("volume", "ls"), ("volume", "inspect"), ("image", "ls"),
+                       ("image", "inspect"), ("container", "ls"), ("container", "inspect"),
+                       ("system", "df"), ("context", "ls"), ("context", "show"),
+                       ("compose", "ps"), ("compose", "ls"), ("compose", "logs"),
+                       ("compose", "images"), ("compose", "version")),
+                      frozenset({"-H", "--host", "--context", "--config", "-f", "--format",
+                                 "--filter"})),
+    "helm": Listing((*one("list", "ls", "status", "history", "version", "search", "show",
+                          "env"), ("repo", "list")),
+                    frozenset({"-n", "--namespace", "--kube-context"})),
+    "npm": Listing((*one("ls", "list", "view", "info", "outdated", "help", "root", "prefix",
+                         "why", "explain", "search", "ll", "la", "fund", "doctor"),
+                    ("config", "list"), ("config", "get"), ("audit",))),
+    "yarn": Listing(one("list", "info", "why", "outdated", "licenses")),
+    "pnpm": Listing(one("ls", "list", "why", "outdated", "licenses")),
+    "pip": Listing((*one("list", "show", "freeze", "check", "help", "inspect", "debug"),
+                    ("index", "versions"), ("config", "list"))),
+    "go": Listing((*one("version", "list", "doc", "help"), ("env",))),
+    "cargo": Listing(one("version", "search", "help", "--list")),
+    "rustc": Listing((("--print",),)),
+    "conda": Listing((("list",), ("info",), ("env", "list"), ("search",))),
+    "brew": Listing(one("list", "ls", "info", "search", "outdated", "config",
+                                         "deps", "leaves", "--prefix", "--cellar", "desc",
+                                         "uses", "doctor")),
+    "apt": Listing((("list",), ("show",), ("search",), ("policy",), ("depends",),
+                    ("rdepends",))),
+    "apt-cache": Listing(one("policy", "show", "search", "depends",
+                                              "rdepends", "madison", "showpkg", "stats")),
+    "dpkg": Listing(one("-l", "--list", "-L", "--listfiles", "-s", "--status",
+                                         "-S", "--search", "--print-architecture",
+                                         "--get-selections")),
+    "dpkg-query": Listing(one("-l", "-L", "-s", "-S", "-W", "--show")),
+    "rpm": Listing(one("-q", "-qa", "-qi", "-ql", "-qf", "-qR", "--query")),
+    "snap": Listing((("list",), ("info",), ("version",))),
+    "flatpak": Listing((("list",), ("info",))),
+    "gh": Listing((("pr", "list"), ("pr", "view"), ("pr", "status"), ("pr", "diff"),
+                   ("pr", "checks"), ("issue", "list"), ("issue", "view"), ("repo", "view"),
+                   ("run", "list"), ("run", "view"), ("release", "list"), ("release", "view"),
+                   ("auth", "status")), frozenset({"-R", "--repo"}),
+                  ("--show-token", "-t")),
+    "terraform": Listing((("version",), ("validate",), ("providers",), ("fmt", "-check"),
+                          ("graph",))),
+    "aws": Listing((("--version",), ("sts", "get-caller-identity"), ("s3", "ls")),
+                   frozenset({"--region", "--profile", "--output"})),
+    "gcloud": Listing((("config", "list"), ("version",), ("info",)),
+                      frozenset({"--project", "--format"})),
+    "openssl": Listing((("version",), ("x509",), ("verify",), ("ciphers",), ("list",),
+                        ("crl",), ("asn1parse",)), secret_words=("-out", "-keyout")),
+    "hostnamectl": Listing(((), ("status",))),
+    "timedatectl": Listing(((), ("status",), ("show",), ("list-timezones",))),
+    "localectl": Listing(((), ("status",), ("list-locales",), ("list-keymaps",))),
+    "loginctl": Listing((("list-sessions",), ("list-users",), ("show-session",),
+                         ("session-status",), ("user-status",))),
+    "nmcli": Listing((("general",), ("device",), ("device", "status"), ("connection", "show"),
+                      ("radio",), ("networking",)), secret_words=("--show-secrets", "-s",
+                                                                  "modify", "up", "down",
+                                                                  "delete", "add", "on",
+                                                                  "off", "connect")),
+    "resolvectl": Listing(((), ("status",), ("query",), ("dns",), ("domain",),
+                           ("statistics",))),
+    "ip": Listing(((), ("a",), ("addr",), ("address",), ("r",), ("route",), ("link",),
+                   ("l",), ("neigh",), ("n",), ("-br",), ("-c",), ("-j",), ("rule",),
+                   ("netns", "list"), ("maddr",), ("monitor",)),
+                  secret_words=("add", "del", "delete", "set", "change", "replace", "flush",
+                                "up", "down", "append", "prepend")),
+    "ifconfig": Listing(((),), secret_words=("up", "down", "add", "del", "netmask", "mtu",
+                                             "hw", "promisc")),
+    "pyenv": Listing((("versions",), ("version",), ("which",))),
+    "poetry": Listing((("show",), ("check",), ("env", "info"), ("env", "list"), ("version",))),
+    "uv": Listing((("pip", "list"), ("pip", "show"), ("pip", "freeze"), ("tree",),
+                   ("python", "list"), ("version",))),
 }
-RULES.update({tool: transfer for tool in ("scp", "rsync", "nc", "ncat", "netcat", "socat",
-                                          "sftp", "ftp", "ssh", "telnet")})
-RULES.update({tool: tool_listing for tool in TOOL_LISTING})
-RULES.update({tool: disk for tool in DISK_TOOLS})
-RULES.update({tool: power for tool in POWER})
-RULES.update({sh: shell for sh in SHELLS})
+
+
+def listing(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    spec = LISTINGS[name]
+    words: list[str] = []
+    i = 1
+    while i < len(argv):
+        arg = argv[i]
+        if arg in spec.values:
+            i += 2
+            continue
+        if not (arg.startswith("-") and spec.values and "=" in arg
+                and arg.split("=", 1)[0] in spec.values):
+            words.append(arg)
+        i += 1
+    if any(w in spec.secret_words or w.split("=", 1)[0] in spec.secret_words for w in words):
+        f.ask(f"{name}: may print secrets or change state")
+        return
+    for read in spec.reads:
+        if tuple(w for w in words if not w.startswith("-") or w in read)[:len(read)] == read:
+            return
+    f.ask(f"{name}: not known to be read-only")
+
+
+def unknown(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    """A program the classifier does not know asks — unless it is only asked its version."""
+    if "/" not in name and len(argv) == 2 and argv[1] in (
+            "--version", "-V", "-v", "--help", "-h", "-version", "version") and not dyn[1]:
+        if name in SHELLS:
+            return
+        if argv[1] != "version" or name in ("go", "kubectl", "docker", "helm", "terraform",
+                                            "cargo", "rustup", "podman", "flutter", "dart",
+                                            "deno", "bun", "poetry", "conda", "gcloud",
+                                            "hugo", "buf", "istioctl", "kind", "minikube"):
+            return
+    f.ask(f"{name}: not known to be read-only")

@@ -1,0 +1,108 @@
+"""Path checks for a command's words: the path guard applied from every directory the command
+may be in (``cd x && cat y``), with run-time paths failing closed for programs that print what
+they read."""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Sequence
+
+from swebash.safety.model import Findings
+from swebash.safety.paths import check_path, expand
+from swebash.safety.tables import CONTENT_READERS, META_READERS, NETWORK, PATTERN_FIRST
+
+GLOB_CHARS = frozenset("*?[")
+MAX_GLOB = 200
+
+
+def read_path(f: Findings, path: str) -> None:
+    """Deny reading a secret; a relative path is judged from every possible cwd."""
+    if not path:
+        return
+    cwds = f.cwds
+    if cwds is None:
+        if not (os.path.isabs(path) or path.startswith("~")):
+            f.ask(f"reads {path} after changing to a directory known only at run time")
+            return
+        cwds = [f.cwd]
+    for cwd in dict.fromkeys(cwds):
+        for candidate in globbed(f, path, cwd):
+            verdict = check_path(candidate, cwd, f.home, write=False)
+            if verdict.decision == "deny" and verdict.dangerous:
+                f.deny(verdict.reasons[0])
+                return
+            if verdict.decision == "ask":
+                f.ask(verdict.reasons[0])
+
+
+def globbed(f: Findings, path: str, cwd: str) -> list[str]:
+    """A glob is judged by what it matches now (and by its own spelling)."""
+    if not GLOB_CHARS & set(path):
+        return [path]
+    pattern = expand(path, cwd, f.home)
+    try:
+        matches = glob.glob(pattern, include_hidden=any(
+            part.startswith(".") for part in path.split("/")))
+    except (OSError, ValueError, RecursionError):
+        matches = []
+    if len(matches) > MAX_GLOB:
+        f.ask(f"reads a glob matching more than {MAX_GLOB} files: {path}")
+        return [path]
+    return [path, *matches[:MAX_GLOB]]
+
+
+def write_target(f: Findings, path: str, what: str, *, overwrite_is_dangerous: bool = True
+                 ) -> None:
+    verdict = check_path(path, f.cwd, f.home, write=True)
+    if verdict.decision == "deny":
+        f.deny(verdict.reasons[0])
+        return
+    if overwrite_is_dangerous and os.path.isfile(expand(path, f.cwd, f.home)):
+        f.ask(f"{what}: overwrites an existing file ({path})", dangerous=True)
+    if verdict.dangerous:
+        for reason in verdict.reasons:
+            f.ask(reason, dangerous=True)
+
+
+def read_args(f: Findings, name: str, args: Sequence[str], dynamic: Sequence[bool],
+              value_options: frozenset[str] = frozenset()) -> None:
+    """Judge the words of a program that reads files: static paths through the path guard,
+    run-time paths (expansions, ``{}`` from find/xargs) asking for programs that print them."""
+    prints = name in CONTENT_READERS or name in NETWORK
+    if not (prints or name in META_READERS):
+        return
+    skip_pattern = name in PATTERN_FIRST and not any(
+        a in ("-e", "-f", "--regexp", "--file") or a.startswith(("--regexp=", "--file="))
+        for a in args)
+    skip_next = False
+    for arg, dyn in zip(args, dynamic, strict=False):
+        if skip_next:
+            skip_next = False
+            if "@" not in arg:
+                continue
+        if dyn:
+            if prints and not skip_pattern:
+                f.ask(f"{name}: reads a path known only at run time")
+            skip_pattern = False
+            continue
+        if not arg:
+            continue
+        if arg in value_options:
+            skip_next = True
+            continue
+        if arg.startswith("-") and arg != "-":
+            if "@" in arg:  # curl's clustered `-sd@file`
+                arg = arg.split("@", 1)[1]
+            elif "=" in arg:
+                arg = arg.split("=", 1)[1]
+            else:
+                continue
+        elif skip_pattern:
+            skip_pattern = False
+            continue
+        arg = arg.split("=@", 1)[-1].lstrip("@<")
+        if arg.startswith(("if=", "of=")):
+            arg = arg[3:]
+        if arg and arg != "-":
+            read_path(f, arg)

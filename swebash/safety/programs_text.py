@@ -1,0 +1,410 @@
+"""Rules for "read-only" programs that can still execute or write: sed, awk, find, fd, sort,
+pagers, archivers' listing modes, and the data table of options that write or run a program.
+
+Sound by construction where it matters: a sed script is parsed command by command and only the
+commands the parser knows to be pure (print, substitute without ``e``/``w``, …) pass; an awk
+program passes only without ``system``, pipes, redirections, ``getline`` from a command or
+``@load``/``@include``; unknown awk/sed options ask.
+"""
+
+from __future__ import annotations
+
+import re
+
+from swebash.safety.model import Findings, flags, long_option, positional
+
+# program → (options, reason, dangerous). Short options match inside clusters (`-uo out`),
+# long ones also abbreviated (`--compress-prog`).
+OPTION_RULES: dict[str, tuple[tuple[tuple[str, ...], str, bool], ...]] = {
+    "sort": ((("-o", "--output"), "writes its output to a file", False),
+             (("--compress-program",), "runs a compression program", True)),
+    "tree": ((("-o",), "writes its output to a file", False),),
+    "sdiff": ((("-o", "--output"), "writes a merged file", False),),
+    "shuf": ((("-o", "--output"), "writes its output to a file", False),),
+    "iconv": ((("-o", "--output"), "writes its output to a file", False),),
+    "man": ((("-P", "--pager", "-H", "--html", "-p", "--preprocessor", "-C", "--config-file",
+              "-X", "--gxditview"), "runs a pager, browser or preprocessor it is given", True),),
+    "less": ((("-o", "-O", "--log-file", "--LOG-FILE"), "writes a log file", False),
+             (("-k", "--lesskey-file", "--lesskey-src"), "loads key bindings", False)),
+    "bat": ((("--pager",), "runs the pager it is given", True),),
+    "batcat": ((("--pager",), "runs the pager it is given", True),),
+    "date": ((("-s", "--set"), "sets the clock", False),),
+    "dmesg": ((("-c", "-C", "--clear", "--read-clear", "-n", "--console-level", "-D", "-E",
+                "--console-off", "--console-on"), "changes the kernel log", False),),
+    "journalctl": ((("--rotate", "--vacuum-size", "--vacuum-time", "--vacuum-files", "--flush",
+                     "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys",
+                     "--update-catalog"), "changes the journal", False),),
+    "yq": ((("-i", "--inplace"), "edits a file in place", False),),
+    "file": ((("-C", "--compile"), "writes a compiled magic file", False),),
+    "ss": ((("-K", "--kill"), "kills sockets", True),),
+    "cloc": ((("--report-file", "--out", "--sql", "--write-lang-def", "--to"),
+              "writes a report file", False),),
+    "scc": ((("-o", "--output"), "writes a report file", False),),
+    "rg": ((("--pre",), "runs a preprocessor command", True),),
+    "ps": (),
+    "hostname": ((("-F", "--file", "-b", "--boot"), "sets the host name", False),),
+}
+# options taking a value, so a value is not mistaken for a cluster of flags
+SHORT_VALUES = {"sort": "kotSTy", "tree": "oLPIH", "sdiff": "ow", "shuf": "oinr",
+                "iconv": "oft", "man": "PHpCMSLmeKRTEX", "less": "oOkbhjpPxyz#",
+                "rg": "efgtTmACBEMjrd", "date": "dfrsI", "yq": "oIp", "hostname": "F",
+                "cloc": "", "scc": "fo", "dmesg": "nfls", "journalctl": "nupbtIFSUoDMg"}
+
+
+def option_rules(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    rules = OPTION_RULES.get(name, ())
+    values = SHORT_VALUES.get(name, "")
+    for arg in argv[1:]:
+        if arg == "--":
+            break
+        for options, reason, dangerous in rules:
+            if hit(arg, options, values):
+                f.ask(f"{name}: {reason}", dangerous)
+    if name == "hostname" and positional(argv[1:]):
+        f.ask("hostname: sets the host name")
+
+
+def hit(arg: str, options: tuple[str, ...], values: str) -> bool:
+    if arg.startswith("--"):
+        return long_option(arg, *[o for o in options if o.startswith("--")])
+    if not arg.startswith("-") or arg == "-":
+        return False
+    short = {o[1] for o in options if len(o) == 2}
+    for ch in arg[1:]:
+        if ch in short:
+            return True
+        if ch in values:
+            return False  # the rest of the cluster is this option's value
+    return False
+
+
+def pager(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    """less/more: ``+cmd`` runs a pager command at start (``+!sh`` runs a shell)."""
+    option_rules(f, name, argv, dyn, depth)
+    if any(a.startswith("+") and a not in ("+F", "+G") for a in argv[1:]):
+        f.ask(f"{name}: runs a pager command at start (+…)", True)
+
+
+def writes_second_file(f: Findings, name: str, argv: list[str], dyn: list[bool],
+                       depth: int) -> None:
+    """uniq IN OUT, xxd IN OUT: a second file operand is an output."""
+    if len(positional(argv[1:])) > 1:
+        f.ask(f"{name}: writes its output to a file")
+
+
+def find(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    i = 1
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "-delete":
+            f.ask("find: deletes files", dangerous=True)
+        elif arg in ("-exec", "-execdir", "-ok", "-okdir"):
+            end = i + 1
+            while end < len(argv) and argv[end] not in (";", "+"):
+                end += 1
+            if end >= len(argv):
+                f.ask(f"find: {arg} without an end")
+            inner = argv[i + 1:end]
+            unknown = not harmless_matches(f, argv[1:i], dyn[1:i])
+            inner_dyn = [d or ("{}" in a and unknown)
+                         for a, d in zip(inner, dyn[i + 1:end], strict=True)]
+            if inner:
+                f.judge(f, inner, inner_dyn, depth)
+            i = end
+        elif arg in ("-fprint", "-fprint0", "-fprintf", "-fls"):
+            f.ask(f"find: writes a file ({arg})")
+        elif arg in ("-files0-from",) and i + 1 < len(argv):
+            from swebash.safety.checks import read_path
+
+            read_path(f, argv[i + 1])
+        i += 1
+
+
+SECRET_SAMPLES = (".env", ".env.local", "id_rsa", "id_ed25519", "server.key", "key.pem",
+                  ".npmrc", ".netrc", "credentials", "terraform.tfstate", ".bash_history",
+                  ".envrc", ".pgpass", "secrets.yaml", ".vault-token", ".git-credentials")
+
+
+def harmless_matches(f: Findings, tests: list[str], dyn: list[bool]) -> bool:
+    """``find DIRS -name PATTERN -exec cat {} ;``: the files ``{}`` stands for cannot be
+    secrets when the start points are inside the project and every name pattern (ANDed, no
+    ``-o``) excludes secret names."""
+    import fnmatch
+
+    from swebash.safety.paths import secret_reason
+
+    if any(dyn) or any(t in ("-o", "-or", "!", "-not", "-L", "-follow") for t in tests):
+        return False
+    patterns = [tests[k + 1] for k, t in enumerate(tests[:-1]) if t in ("-name", "-iname")]
+    starts = [t for t in tests if not t.startswith(("-", "(", "!", ")"))][:1]
+    if not patterns or any(s.startswith(("/", "~")) or ".." in s for s in starts):
+        return False
+    for pattern in patterns:
+        sample = re.sub(r"\[.*?\]|[*?]", "x", pattern)
+        if secret_reason("/p/" + sample, f.home) or any(
+                fnmatch.fnmatch(secret, pattern) for secret in SECRET_SAMPLES):
+            return False
+    return True
+
+
+FD_VALUES = frozenset({"-e", "--extension", "-t", "--type", "-E", "--exclude", "-d",
+                       "--max-depth", "--min-depth", "--exact-depth", "-S", "--size",
+                       "--changed-within", "--changed-before", "-o", "--owner", "-j",
+                       "--threads", "--max-results", "-c", "--color", "--ignore-file",
+                       "--search-path", "--base-directory", "--path-separator", "--format"})
+
+
+def fd(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    i = 1
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("-x", "--exec", "-X", "--exec-batch") or arg.startswith(("--exec=",)):
+            end = i + 1
+            while end < len(argv) and argv[end] != ";":
+                end += 1
+            inner = argv[i + 1:end]
+            inner_dyn = [d or "{" in a for a, d in zip(inner, dyn[i + 1:end], strict=True)]
+            if not inner:
+                f.ask("fd: runs a command for every file")
+            else:
+                f.judge(f, [*inner, "{}"], [*inner_dyn, True], depth)
+            i = end + 1
+            continue
+        if re.fullmatch(r"-[a-zA-Z]*[xX]", arg):
+            f.ask("fd: runs a command for every file")
+        i += 2 if arg in FD_VALUES else 1
+
+
+# --------------------------------------------------------------------------- sed
+
+SED_PURE = set("pdDnNPqQ=lhHgGxzF")  # commands that only print, delete or move text
+
+
+def sed(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    scripts: list[str] = []
+    i = 1
+    files_from_script = False
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            break
+        if arg in ("-e", "--expression") and i + 1 < len(argv):
+            scripts.append(argv[i + 1])
+            i += 2
+            continue
+        if arg.startswith("--expression="):
+            scripts.append(arg.split("=", 1)[1])
+        elif arg.startswith("-e") and not arg.startswith("--"):
+            scripts.append(arg[2:])
+        elif arg in ("-f", "--file") or arg.startswith(("--file=", "-f")):
+            files_from_script = True
+        elif long_option(arg, "--in-place") or (re.fullmatch(r"-[a-zA-Z]*i.*", arg)
+                                                and not arg.startswith("--")):
+            f.ask("sed: edits files in place")
+        elif arg.startswith("-") and not re.fullmatch(
+                r"-[nErsuzl0-9]+|--(quiet|silent|regexp-extended|separate|unbuffered|"
+                r"null-data|posix|debug|sandbox|line-length=\d+|follow-symlinks)", arg):
+            f.ask(f"sed: unfamiliar option {arg.split('=', 1)[0]}")
+        i += 1
+    if files_from_script:
+        f.ask("sed: runs a script file")
+    if not scripts and not files_from_script:
+        scripts = positional(argv[1:])[:1]
+    for script in scripts:
+        problem = sed_problem(script)
+        if problem:
+            f.ask(f"sed: {problem[0]}", problem[1])
+
+
+def sed_problem(script: str) -> tuple[str, bool] | None:
+    """Walk a sed script command by command; anything but pure text commands is reported."""
+    i, n = 0, len(script)
+    while i < n:
+        ch = script[i]
+        if ch in " \t\n;{}!":
+            i += 1
+            continue
+        if ch.isdigit() or ch in "$,~+":
+            i += 1
+            continue
+        if ch in "/\\":
+            delim = ch if ch == "/" else (script[i + 1] if i + 1 < n else "")
+            i = skip_delimited(script, i + (1 if ch == "/" else 2), delim)
+            if i < 0:
+                return "has an address it cannot read", False
+            while i < n and script[i] in "IM":
+                i += 1
+            continue
+        if ch == "#":
+            i = script.find("\n", i)
+            i = n if i < 0 else i
+            continue
+        if ch == ":":
+            i = end_of_line(script, i)
+            continue
+        if ch in "bTt":
+            i = end_of_line(script, i + 1, stop=";}")
+            continue
+        if ch in SED_PURE:
+            i += 1
+            continue
+        if ch in "aic":
+            i = end_of_line(script, i + 1)
+            continue
+        if ch in "sy":
+            if i + 1 >= n:
+                return "has a command it cannot read", False
+            delim = script[i + 1]
+            if delim in "\\\n":
+                return "has a command it cannot read", False
+            j = skip_delimited(script, i + 2, delim)
+            j = skip_delimited(script, j, delim) if j >= 0 else -1
+            if j < 0:
+                return "has a command it cannot read", False
+            k = j
+            while k < n and script[k] not in ";}\n":
+                k += 1
+            if ch == "s":
+                fl = script[j:k]
+                if "e" in fl:
+                    return "script executes commands (s///e)", True
+                if "w" in fl or "W" in fl:
+                    return "script writes files (s///w)", False
+                if not re.fullmatch(r"[gpiImM0-9 \t]*", fl):
+                    return "has a command it cannot read", False
+            i = k
+            continue
+        if ch == "e":
+            return "script executes commands (e)", True
+        if ch in "wW":
+            return "script writes files (w)", False
+        if ch in "rR":
+            return "script reads another file (r)", False
+        if ch == "v":
+            i = end_of_line(script, i + 1, stop=";}")
+            continue
+        return f"has a command it does not model ({ch})", False
+    return None
+
+
+def skip_delimited(script: str, i: int, delim: str) -> int:
+    """Index after the next unescaped ``delim`` from ``i`` (-1 when there is none)."""
+    n = len(script)
+    while i < n:
+        if script[i] == "\\":
+            i += 2
+            continue
+        if script[i] == delim:
+            return i + 1
+        if script[i] == "\n" and delim != "\n":
+            return -1
+        i += 1
+    return -1
+
+
+def end_of_line(script: str, i: int, stop: str = "") -> int:
+    n = len(script)
+    while i < n and script[i] != "\n" and script[i] not in stop:
+        if script[i] == "\\":
+            i += 1
+        i += 1
+    return i
+
+
+# --------------------------------------------------------------------------- awk
+
+AWK_VALUES = ("-v", "-F", "-f", "-i", "-l", "-E", "-W", "--assign", "--field-separator",
+              "--file", "--include", "--load", "--exec", "-o", "-p", "--dump-variables",
+              "--profile", "--pretty-print")
+AWK_CODE = re.compile(r"system\s*\(|\||getline|>|@\s*(load|include|namespace)")
+SAFE_AWK_OPTIONS = re.compile(r"-[vF].+|--(assign|field-separator)=.*|--posix|--traditional|"
+                              r"--re-interval|--characters-as-bytes|--sandbox|-[bcNrSsPt]+")
+
+
+def awk(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    i, program = 1, None
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            i += 1
+            break
+        if not arg.startswith("-") or arg == "-":
+            break
+        if arg in ("-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec") or \
+                long_option(arg, "--file", "--include", "--load", "--exec") or \
+                re.fullmatch(r"-[filE].+", arg):
+            f.ask(f"{name}: runs awk code from a file or extension ({arg[:12]})", True)
+            return
+        if arg in AWK_VALUES:
+            if arg in ("-o", "-p", "--dump-variables", "--profile", "--pretty-print"):
+                f.ask(f"{name}: writes a file ({arg})")
+            i += 2
+            continue
+        if not SAFE_AWK_OPTIONS.fullmatch(arg):
+            f.ask(f"{name}: unfamiliar option {arg.split('=', 1)[0]}")
+        i += 1
+    if i < len(argv):
+        program = argv[i]
+        if dyn[i]:
+            f.ask(f"{name}: runs a program built at run time", True)
+            return
+    if program is None:
+        f.ask(f"{name}: no program text")
+        return
+    # `x=1` operands are assignments; strip comparisons like `NR>1` inside a pattern
+    stripped = re.sub(r'"(\\.|[^"\\])*"', '""', program)
+    stripped = re.sub(r"(?<![\w)\]])/(\\.|[^/\\\n])*/", "//", stripped)
+    stripped = stripped.replace("||", " ").replace("&&", " ")
+    if AWK_CODE.search(strip_comparisons(stripped)):
+        f.ask(f"{name}: program may run commands or write files", True)
+
+
+def strip_comparisons(program: str) -> str:
+    """``NR>1`` and ``$3 > 100`` in a pattern or condition compare; ``print … >`` writes.
+    A ``>`` not preceded on its statement by print/printf is a comparison."""
+    out = []
+    for statement in re.split(r"([;{}\n])", program):
+        if re.search(r"\bprintf?\b", statement):
+            out.append(statement)
+        else:
+            out.append(statement.replace(">=", " ").replace(">", " "))
+    return "".join(out)
+
+
+def tar(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    """Only listing (-t) and comparing (-d) are read-only; some options run programs."""
+    words = argv[1:]
+    letters = set()
+    if words and not words[0].startswith("-"):
+        letters |= set(words[0])
+    opts = flags(words)
+    letters |= {o[1] for o in opts if len(o) == 2}
+    longs = {o for o in opts if o.startswith("--")}
+    runs = [w for w in words if long_option(w, "--to-command", "--use-compress-program",
+                                            "--checkpoint-action", "--info-script",
+                                            "--new-volume-script", "--rmt-command",
+                                            "--rsh-command", "--index-file")]
+    if runs or "I" in letters or "F" in letters:
+        f.ask("tar: runs a program given as an option", True)
+    listing = ("t" in letters or "d" in letters or any(
+        long_option(w, "--list", "--diff", "--compare") for w in longs))
+    if not listing or letters & set("cxruA") or any(
+            long_option(w, "--create", "--extract", "--get", "--append", "--update",
+                        "--delete", "--concatenate", "--catenate") for w in longs):
+        f.ask("tar: creates or extracts an archive")
+
+
+def unzip(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    opts = {o[1] for o in flags(argv[1:]) if len(o) == 2}
+    if not opts & set("lvtZpc") and name != "zipinfo":
+        f.ask(f"{name}: extracts files")
+
+
+def jq(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    from swebash.safety.checks import read_path
+
+    for i, arg in enumerate(argv[:-2]):
+        if arg in ("--rawfile", "--slurpfile"):
+            read_path(f, argv[i + 2])
+    if name == "yq":
+        option_rules(f, name, argv, dyn, depth)

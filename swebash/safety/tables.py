@@ -1,0 +1,113 @@
+"""Names the classifier knows, as data: shells, interpreters, read-only programs, secret
+readers, environment variables that change how programs run.
+
+Adding a read-only program is one entry in ``READ_ONLY`` (or in ``programs.PROGRAMS`` when some
+of its options write or execute); adding a wrapper is one entry in ``wrappers.WRAPPERS``.
+"""
+
+from __future__ import annotations
+
+import re
+
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "mksh", "csh", "tcsh",
+                    "rbash", "yash", "busybox", "elvish", "nu", "xonsh", "pwsh"})
+INTERPRETERS = frozenset({"python", "python2", "python3", "node", "nodejs", "ruby",
+                          "php", "lua", "luajit", "deno", "bun", "Rscript", "R", "tclsh", "wish",
+                          "pwsh", "osascript", "ipython", "irb", "jshell", "groovy", "julia",
+                          "pypy", "pypy3", "expect", "guile", "racket", "sbcl", "scala",
+                          "kotlin", "swift", "ts-node", "tsx", "perl5", "jruby", "elixir",
+                          "escript", "ghci", "runghc", "ocaml", "gdb", "lldb"})
+# A rules.toml prefix made of only one of these would allow any program: refused at load.
+RUNS_ANYTHING = SHELLS | INTERPRETERS | frozenset({
+    "env", "sudo", "doas", "su", "run0", "pkexec", "xargs", "parallel", "eval", "exec",
+    "command", "builtin", "source", ".", "nohup", "nice", "ionice", "timeout", "time", "stdbuf",
+    "setsid", "flock", "watch", "strace", "ltrace", "chroot", "unshare", "nsenter", "firejail",
+    "systemd-run", "runuser", "script", "uv", "uvx", "npx", "pnpx", "bunx", "pipx", "dotnet",
+    "java", "awk", "gawk", "mawk", "perl", "emacs",
+    "tmux", "screen", "npm",
+    "chrt", "taskset", "numactl", "caffeinate",
+    "unbuffer", "chronic", "trap", "coproc", "sg", "newgrp", "cgexec"})
+INLINE_FLAGS = {"python": ("-c",), "node": ("-e", "--eval", "-p", "--print"),
+                "perl": ("-e", "-E"), "ruby": ("-e",), "php": ("-r",), "lua": ("-e",),
+                "bun": ("-e", "--eval"), "Rscript": ("-e",), "pwsh": ("-c", "-Command"),
+                "osascript": ("-e",), "julia": ("-e",), "deno": ("eval",)}
+# Read-only whatever their arguments (beyond secret files, which the path guard judges).
+READ_ONLY = frozenset({
+    "ls", "cat", "head", "tail", "more", "wc", "grep", "egrep", "fgrep", "zgrep", "ag",
+    "pwd", "echo", "printf", "true", "false", "whoami", "id", "groups", "uname", "uptime",
+    "df", "du", "free", "ps", "pgrep", "stat", "file", "which", "type", "whereis", "realpath",
+    "readlink", "basename", "dirname", "printenv", "cut", "tr", "nl", "column", "cmp", "comm",
+    "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "cksum", "b2sum",
+    "sum", "jq", "yq", "hexdump", "od", "strings", "test", "[", "seq", "sleep", "locale",
+    "getconf", "lsof", "ss", "netstat", "lscpu", "lsblk", "lsusb", "lspci", "nproc", "arch",
+    "tty", "cal", "ncal", "factor", "expr", "rev", "tac", "fold", "fmt", "paste", "join",
+    "expand", "unexpand", "zcat", "bzcat", "xzcat", "zstdcat", "lz4cat", "base64", "base32",
+    "basenc", "diff", "colordiff", "help", "whatis", "apropos", "cd", "pushd", "popd", "dirs",
+    "exit", "return", "shift", "wait", "times", "top", "htop", "vmstat", "iostat", "mpstat",
+    "pidstat", "w", "who", "last", "lastlog", "tput", "clear", "yes", ":", "tldr", "exa",
+    "eza", "tokei", "cloc", "scc", "uniq", "env", "pstree", "pidof", "numfmt", "tsort",
+    "shuf", "look", "iconv", "lsattr", "getfacl", "namei", "findmnt",
+    "ulimit", "break", "continue", "caller", "logname", "users", "hostid",
+    "sensors", "lsmod", "modinfo", "lsns", "ipcs",
+    "zdiff", "diffstat", "wdiff", "vdir", "dir",
+    "nm", "objdump", "readelf", "size", "c++filt",
+    "sha1", "md5", "shasum", "fc-list", "identify", "pdfinfo", "ffprobe",
+    "mediainfo", "rg",
+    "uuidgen", "sort", "getent",
+})
+# Print what they read: a path computed at run time (`$HOME/…`, `$(…)`, `{}`) makes them ask.
+CONTENT_READERS = frozenset({
+    "cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "sort",
+    "uniq", "cut", "diff", "sdiff", "colordiff", "strings", "xxd", "hexdump", "od", "base64",
+    "base32", "basenc", "jq", "yq", "awk", "gawk", "mawk", "nawk", "sed", "nl", "tac", "bat",
+    "batcat", "zcat", "bzcat", "xzcat", "zstdcat", "lz4cat", "paste", "join", "column",
+    "fold", "fmt", "rev", "sqlite3", "openssl", "gpg", "source", ".", "tee", "dd", "cp",
+    "scp", "rsync", "tar", "zip", "gzip", "xz", "bzip2", "zstd", "install", "iconv", "tr",
+    "expand", "unexpand", "comm", "look", "shuf", "pr", "split", "csplit", "curl", "wget",
+    "nc", "ncat", "socat", "mail", "mutt", "sendmail", "xclip", "xsel", "pbcopy", "wl-copy",
+    "view", "vim", "vi", "nvim", "nano", "emacs", "ed", "ex", "git", "zless", "zmore", "most",
+    "hexyl", "hd", "vis", "dos2unix", "unix2dos", "ccat", "highlight",
+    "pygmentize", "mlr", "csvlook", "xsv", "qsv", "dasel", "gron", "fx", "jless", "glow",
+    "mdcat", "pandoc", "pdftotext", "file", "exiftool",
+})
+# Reveal something about what they read (a hash, a count): a static secret path is still denied.
+META_READERS = frozenset({"wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
+                          "sha512sum", "cksum", "b2sum", "sum", "cmp", "stat", "shasum", "md5",
+                          "sha1", "lsattr", "getfacl"})
+NETWORK = frozenset({"curl", "wget", "scp", "rsync", "nc", "ncat", "netcat", "socat", "sftp",
+                     "ftp", "ssh", "telnet", "http", "https", "xh", "ping", "ping6", "dig",
+                     "host", "nslookup", "traceroute", "tracepath", "mtr", "whois", "aria2c",
+                     "lftp", "tftp", "smbclient", "openssl", "nmap", "drill", "kdig",
+                     "resolvectl", "arping", "fping", "hping3", "mail", "sendmail", "mutt",
+                     "curlie", "httpie", "wscat", "websocat", "gh", "rclone"})
+PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "sed", "awk", "gawk",
+                           "mawk", "nawk", "jq", "yq", "look"})
+DISK_TOOLS = frozenset({"mkfs", "fdisk", "sfdisk", "gdisk", "parted", "mount", "umount",
+                        "swapon", "swapoff", "losetup", "wipefs", "mkswap", "cryptsetup",
+                        "blkdiscard", "hdparm", "format", "diskutil", "sgdisk", "mke2fs",
+                        "tune2fs", "e2fsck", "fsck", "resize2fs", "lvremove", "vgremove",
+                        "pvremove", "zpool", "zfs", "btrfs", "dmsetup", "mdadm"})
+POWER = frozenset({"shutdown", "reboot", "halt", "poweroff", "init", "telinit"})
+
+# Variables that change which program runs or what it loads: assigning them is dangerous.
+HIJACK_VARS = re.compile(
+    r"^(LD_\w+|DYLD_\w+|PATH|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|PS0|PS1|IFS|"
+    r"GIT_\w+|PYTHON\w*|NODE_OPTIONS|NODE_PATH|PERL5\w+|PERLLIB|PERL_\w+|RUBY\w+|LESSOPEN|"
+    r"LESSCLOSE|LESS|LESSKEY\w*|MORE|PAGER|\w+_PAGER|MANPAGER|MANOPT|MANPATH|EDITOR|VISUAL|"
+    r"BROWSER|SSH_ASKPASS|SUDO_ASKPASS|GIT_ASKPASS|HISTFILE|BASH_LOADABLES_PATH|GCONV_PATH|"
+    r"GLIBC_TUNABLES|MALLOC_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|"
+    r"LUA_\w+|GEM_\w+|BUNDLE_\w+|npm_config_\w+|NPM_CONFIG_\w+|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|"
+    r"XDG_DATA_DIRS|HOME|SHELL|CDPATH|GLOBIGNORE|TMOUT|FIGNORE|EXECIGNORE|PROMPT_DIRTRIM|"
+    r"(?i:\w*_proxy)|CURL_HOME|WGETRC|SSL_CERT_\w+|CURL_CA_BUNDLE|REQUESTS_CA_BUNDLE|"
+    r"BASH_FUNC_\w+.*|TERMINFO\w*|INPUTRC|HOSTALIASES|RESOLV_\w+|LOCPATH|NLSPATH|"
+    r"TZDIR|OPENSSL_\w+|KUBECONFIG|DOCKER_HOST|AWS_\w+|GOOGLE_\w+)$")
+# Harmless to set in front of a command; any other variable there makes the command ask.
+SAFE_ENV = re.compile(
+    r"^(LANG|LANGUAGE|LC_\w+|TZ|TERM|COLUMNS|LINES|NO_COLOR|FORCE_COLOR|CLICOLOR\w*|"
+    r"COLORTERM|GREP_COLORS?|LS_COLORS|TIME_STYLE|POSIXLY_CORRECT|PYTHONDONTWRITEBYTECODE|"
+    r"PYTHONUNBUFFERED|PYTHONIOENCODING|CI|DEBUG|VERBOSE|QUIET|RUST_BACKTRACE|RUST_LOG|"
+    r"NODE_ENV|SOURCE_DATE_EPOCH|LC_ALL|BLOCK_SIZE|BLOCKSIZE|DF_BLOCK_SIZE|"
+    r"DU_BLOCK_SIZE|LS_BLOCK_SIZE|QUOTING_STYLE|TABSIZE)$")
+
+SECRET_DUMPERS = re.compile(r"^(security|secret-tool|pass|gopass|op|bw|lpass|keyring|vault|"
+                            r"aws-vault|gpg-agent|ssh-add|kwallet-query)$")
