@@ -27,7 +27,7 @@ from swebash.api import ToolSchema
 from swebash.config import McpServerConfig
 from swebash.errors import ToolError
 from swebash.tools.base import ToolContext, ToolExecutor, ToolOutput
-from swebash.tools.mcp_server import McpCallError, McpServer, RemoteTool
+from swebash.tools.mcp_server import McpCallError, McpServer, RemoteTool, import_sdk
 
 if TYPE_CHECKING:
     from mcp_types import CallToolResult
@@ -189,8 +189,7 @@ class McpManager:
     def warm(self) -> None:
         """Import the SDK ahead of the first `?` (from a background thread; never raises)."""
         try:
-            import mcp.client.stdio
-            import mcp.client.streamable_http  # noqa: F401
+            import_sdk()
         except Exception:
             pass
 

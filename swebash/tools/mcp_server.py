@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import math
 import os
+import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,14 +97,15 @@ class McpServer:
             self.state = "stopped"
 
     async def _run(self) -> None:
-        import anyio
-        from mcp import Client
-        from mcp_types import Implementation
-
-        from swebash import __version__
-
         log = self._open_log()
         try:
+            await asyncio.to_thread(import_sdk)  # off the loop, serialised with warm-up
+            import anyio
+            from mcp import Client
+            from mcp_types import Implementation
+
+            from swebash import __version__
+
             with anyio.CancelScope() as scope:
                 scope.deadline = anyio.current_time() + self.config.startup_timeout
                 client = Client(self._transport(log), mode="legacy",
@@ -182,6 +184,17 @@ class McpServer:
             raise McpCallError(f"MCP error {exc.code}: {exc.message}") from exc
         except Exception as exc:  # transport failures: one line for the model
             raise McpCallError(f"MCP call failed: {describe_error(exc)}") from exc
+
+
+_IMPORT_LOCK = threading.Lock()
+
+
+def import_sdk() -> None:
+    """Import the MCP SDK once; two threads importing it at the same time (the background
+    warm-up and the first question) can trip over each other's half-initialised modules."""
+    with _IMPORT_LOCK:
+        import mcp.client.stdio
+        import mcp.client.streamable_http  # noqa: F401
 
 
 class McpCallError(Exception):
