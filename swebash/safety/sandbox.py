@@ -28,6 +28,7 @@ agent can ask the user, once, whether to run it again outside the sandbox.
 from __future__ import annotations
 
 import atexit
+import functools
 import glob
 import os
 import shutil
@@ -54,6 +55,7 @@ SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "
                        ".ruff_cache", ".pytest_cache", ".tox", ".nox", "target", ".cache"})
 SCAN_BUDGET = 4000  # directory entries looked at for secret-looking names in the working tree
 MAX_HIDDEN = 400
+NESTED_SECRETS = tuple(r.lower() for r in SECRET_HOME_DIRS + SECRET_HOME_FILES if "/" in r)
 
 WRITE_BLOCKED = ("read-only file system",)
 READ_BLOCKED = ("permission denied", "operation not permitted")
@@ -99,9 +101,18 @@ def work_root(cwd: str) -> str:
 
 
 def secret_name(rel: str) -> bool:
-    """Whether a path's *name* marks it secret (judged away from any real location, so a
-    project under /root is not secret as a whole)."""
-    return secret_reason("/w/" + rel.lstrip("/"), "/nonexistent-home") is not None
+    """Whether a relative path's *names* mark it secret (judged away from any real location,
+    so a project under /root is not secret as a whole)."""
+    low = rel.strip("/").lower()
+    if any(f"/{m}/" in f"/{low}/" for m in NESTED_SECRETS):
+        return True
+    return any(name_is_secret(part) for part in low.split("/"))
+
+
+@functools.lru_cache(maxsize=16384)
+def name_is_secret(name: str) -> bool:
+    # the path guard's judgement of one name; cached, since a scan meets the same names again
+    return secret_reason("/w/" + name, "/nonexistent-home") is not None
 
 
 def home_secrets(home: str, environ: Mapping[str, str]) -> list[str]:
