@@ -33,6 +33,7 @@ from swebash.providers.connection import (
     media_type,
     not_a_stream,
 )
+from swebash.providers.guard import line_limit_hook
 from swebash.providers.openai_chat import parse_arguments_object
 from swebash.providers.retry import RetryPolicy, stream_with_retries, translate_error
 
@@ -87,10 +88,14 @@ class AnthropicProvider:
     def client(self) -> Any:
         if self._client is None:
             import anthropic  # ~1.8 s to import: only now, or in warm()
+            import httpx2
 
+            hook = line_limit_hook(httpx2.AsyncByteStream, "anthropic")
+            http = anthropic.DefaultAsyncHttpxClient(event_hooks={"response": [hook]})
             self._client = anthropic.AsyncAnthropic(api_key=self._api_key,
                                                     base_url=self.info.endpoint,
-                                                    timeout=self._timeout, max_retries=0)
+                                                    timeout=self._timeout, max_retries=0,
+                                                    http_client=http)
         return self._client
 
     def warm(self) -> None:

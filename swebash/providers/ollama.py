@@ -33,6 +33,7 @@ from swebash.providers.connection import (
     media_type,
     not_a_stream,
 )
+from swebash.providers.guard import line_limit_hook
 from swebash.providers.openai_chat import parse_arguments_object, tools_to_wire
 from swebash.providers.retry import (
     RetryPolicy,
@@ -89,8 +90,10 @@ class OllamaProvider:
         if self._client is None:
             import httpx
 
+            hook = line_limit_hook(httpx.AsyncByteStream, "ollama")
             self._client = httpx.AsyncClient(base_url=self.info.endpoint,
-                                             timeout=httpx.Timeout(self._timeout, connect=10.0))
+                                             timeout=httpx.Timeout(self._timeout, connect=10.0),
+                                             event_hooks={"response": [hook]})
         return self._client
 
     def warm(self) -> None:

@@ -41,6 +41,7 @@ from swebash.providers.connection import (
     media_type,
     not_a_stream,
 )
+from swebash.providers.guard import line_limit_hook
 from swebash.providers.retry import RetryPolicy, stream_with_retries, translate_error
 
 OPENAI_URL = "https://api.openai.com/v1"
@@ -181,10 +182,14 @@ class OpenAIChatProvider:
 
     def client(self) -> Any:
         if self._client is None:
+            import httpx2
             import openai  # the SDK costs ~1 s to import: only now, or in warm()
 
+            hook = line_limit_hook(httpx2.AsyncByteStream, self.info.name)
+            http = openai.DefaultAsyncHttpxClient(event_hooks={"response": [hook]})
             self._client = openai.AsyncOpenAI(api_key=self._api_key, base_url=self.info.endpoint,
-                                              timeout=self._timeout, max_retries=0)
+                                              timeout=self._timeout, max_retries=0,
+                                              http_client=http)
         return self._client
 
     def warm(self) -> None:

@@ -18,6 +18,7 @@ plus ``/api/version`` so the Ollama probe finds it. Each request pops the next s
         are framed for the protocol (SSE ``data:``, Anthropic ``event:`` from "type", NDJSON),
         strings are sent verbatim — for malformed and wrong-typed events
     {"endless": "some text"}                                      stream this text forever
+    {"endless_line": "xxxx"}                                      one line that never ends
     {"tools": [["write_file", {"fill": 10_000_000}]],             generated arguments: a string
      "arg_chunks": 3}                                             of N bytes, or {"depth": N}
                                                                   nested arrays; arg_chunks sets
@@ -144,6 +145,11 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(reply)
         if "body" in reply:
             return self._body(reply)
+        if "endless_line" in reply:
+            kind = "application/x-ndjson" if self.path.endswith("/api/chat") else \
+                "text/event-stream"
+            return self._events(reply, _chain(["data: "], _forever(str(reply["endless_line"]))),
+                                kind)
         if self.path.endswith("/chat/completions"):
             self._openai(reply)
         elif self.path.endswith("/messages"):
