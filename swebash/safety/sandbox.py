@@ -40,8 +40,14 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from swebash.config import SandboxConfig
-from swebash.safety import sandbox_bwrap, sandbox_landlock
-from swebash.safety.paths import RC_FILES, SECRET_HOME_DIRS, SECRET_HOME_FILES, secret_reason
+from swebash.safety import sandbox_bwrap, sandbox_landlock, sandbox_seccomp
+from swebash.safety.paths import (
+    RC_FILES,
+    SECRET_HOME_DIRS,
+    SECRET_HOME_FILES,
+    secret_reason,
+    within,
+)
 
 SYSTEM_SECRETS = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-",
                   "/etc/sudoers", "/etc/sudoers.d", "/etc/ssl/private", "/etc/wireguard",
@@ -55,6 +61,9 @@ SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "
                        ".ruff_cache", ".pytest_cache", ".tox", ".nox", "target", ".cache"})
 SCAN_BUDGET = 4000  # directory entries looked at for secret-looking names in the working tree
 MAX_HIDDEN = 400
+SOCKET_VARS = ("SSH_AUTH_SOCK", "XDG_RUNTIME_DIR", "GPG_AGENT_INFO", "DBUS_SESSION_BUS_ADDRESS",
+               "DOCKER_HOST", "CONTAINER_HOST")
+SHARED_DIRS = frozenset({"", "/tmp", "/var/tmp", "/dev/shm", "/run", "/var/run", "/home"})
 NESTED_SECRETS = tuple(r.lower() for r in SECRET_HOME_DIRS + SECRET_HOME_FILES if "/" in r)
 
 WRITE_BLOCKED = ("read-only file system",)
@@ -123,13 +132,11 @@ def home_secrets(home: str, environ: Mapping[str, str]) -> list[str]:
         pass
     for pattern in SYSTEM_SECRETS:
         found += glob.glob(pattern) if "*" in pattern else [pattern]
-    for name in ("SSH_AUTH_SOCK", "XDG_RUNTIME_DIR", "GPG_AGENT_INFO", "DBUS_SESSION_BUS_ADDRESS"):
+    for name in SOCKET_VARS:
         value = environ.get(name, "")
-        value = value.removeprefix("unix:path=").split(",")[0].split(":")[0]
-        # the agent socket is masked wherever it is; a runtime dir under /tmp is left alone
-        shared = value.startswith(("/dev", "/proc")) or (
-            value.startswith("/tmp") and name != "SSH_AUTH_SOCK")
-        if value.startswith("/") and not shared:
+        value = value.removeprefix("unix:path=").removeprefix("unix://")
+        value = value.split(",")[0].split(":")[0]
+        if value.startswith("/") and value.rstrip("/") not in SHARED_DIRS:
             found.append(value)
     return found
 
@@ -158,6 +165,14 @@ def guarded_in_tree(root: str) -> list[str]:
     """Files in the working tree that run code later, outside the sandbox: read-only."""
     names = [".git/hooks", ".git/config", *sorted(RC_FILES)]
     return [p for p in (os.path.join(root, n) for n in names) if os.path.lexists(p)]
+
+
+def maskable(path: str, root: str, tmp: str) -> bool:
+    """A secret place is masked unless that would hide the working tree or the temp dir (it
+    holds them: the user chose to work there); secrets *inside* the tree are masked."""
+    if within(path, tmp):
+        return False
+    return not any(place != "/" and within(place, path) for place in (root, tmp))
 
 
 def real_existing(paths: Sequence[str]) -> tuple[str, ...]:
@@ -235,8 +250,9 @@ class OsSandbox:
             return (f"bubblewrap — writes: {writes} (.git/hooks, .git/config read-only), "
                     f"network: {net}, secrets hidden")
         abi = sandbox_landlock.abi_version()
-        net = "on" if self.config.network else "off (TCP)" if abi >= 4 else \
-            f"not restricted (Landlock ABI {abi} < 4)"
+        net = "on" if self.config.network else \
+            "off (TCP, UDP and unix sockets)" if sandbox_seccomp.supported() else \
+            "off (TCP only)" if abi >= 4 else f"not restricted (Landlock ABI {abi} < 4)"
         return (f"landlock ABI {abi} — writes: {writes}, network: {net}, secrets outside the "
                 "working tree unreadable")
 
@@ -270,7 +286,7 @@ class OsSandbox:
         if root != "/":
             secrets += tree_secrets(root)
             readonly = guarded_in_tree(root)
-        hidden = tuple(p for p in real_existing(secrets) if not p.startswith(tmp))
+        hidden = tuple(p for p in real_existing(secrets) if maskable(p, root, tmp))
         return Policy(writable, tuple(readonly), hidden, self.config.network, tmp)
 
     # ------------------------------------------------------------------ Sandbox

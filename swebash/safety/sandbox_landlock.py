@@ -16,8 +16,9 @@ README: names inside a secret directory can still be listed (not read); a secret
 top of ``$HOME`` after the ruleset was built is readable by nobody in the sandbox; and since write
 rights on the working directory cover its whole tree, ``.git/hooks`` and secret-looking files
 *inside* the working directory are not protected by this backend — bubblewrap does that.
-ABI >= 4 denies every TCP bind/connect when the network is off (UDP is not covered); ABI >= 6
-also scopes abstract unix sockets and signals to the sandbox.
+ABI >= 4 denies every TCP bind/connect when the network is off; since that leaves UDP and named
+unix sockets (the docker socket, the ssh agent), a seccomp filter (``sandbox_seccomp``) refuses
+creating such sockets at all. ABI >= 6 also scopes abstract unix sockets and signals.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from swebash.safety import sandbox_seccomp
 from swebash.safety.paths import within
 
 SYS_CREATE_RULESET, SYS_ADD_RULE, SYS_RESTRICT_SELF = 444, 445, 446  # same on every arch
@@ -178,6 +180,8 @@ def spawn_restricted(policy: LandlockPolicy, abi: int, argv: Sequence[str], cwd:
         try:
             rules = build_rules(policy, abi)
             rules.restrict()
+            if not policy.network and sandbox_seccomp.supported():
+                sandbox_seccomp.install_no_network()  # UDP and unix sockets too
             box["proc"] = popen(argv, cwd, env)
         except BaseException as exc:  # handed to the caller's thread below
             box["error"] = exc

@@ -7,6 +7,7 @@ canary files in the test's temp dir; HOME is a temp dir, so the "secrets" are ca
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -138,6 +139,26 @@ def test_network_is_off_by_default(world: World, backend: str, tcp: Listener) ->
     assert tcp.accepted == 0
     assert result["blocked"] is not None and result["blocked"].startswith(
         ("network access", "access to a protected"))
+
+
+def test_agent_and_container_sockets_are_unreachable(world: World, backend: str,
+                                                      tmp_path: Path) -> None:
+    servers = []
+    for name, var, prefix in (("agent.sock", "SSH_AUTH_SOCK", ""),
+                              ("docker.sock", "DOCKER_HOST", "unix://")):
+        server = socket.socket(socket.AF_UNIX)
+        server.bind(str(tmp_path / name))
+        server.listen(1)
+        servers.append(server)
+        world.env[var] = prefix + str(tmp_path / name)
+    try:
+        result = run("for s in agent.sock docker.sock; do python3 -c \"import socket, sys; "
+                     "socket.socket(socket.AF_UNIX).connect(sys.argv[1]); print('reached')\" "
+                     f"{tmp_path}/$s; done", world, make_sandbox(world, backend))
+    finally:
+        for server in servers:
+            server.close()
+    assert "reached" not in result["stdout"]
 
 
 def test_network_true_allows_the_connection(world: World, backend: str, tcp: Listener) -> None:
