@@ -168,6 +168,8 @@ def build_rules(policy: LandlockPolicy, abi: int) -> RuleSet:
         rules.grant(tree, everything)
     for device in DEVICES:
         rules.grant(device, READ_FILE | WRITE_FILE)
+    # POSIX semaphores and shared memory (multiprocessing, test runners) live here
+    rules.grant("/dev/shm", everything)
     return rules
 
 
