@@ -13,6 +13,7 @@ from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from swebash.api import JsonObject, JsonValue
 from swebash.errors import StreamInterrupted
 from swebash.providers.base import (
     AssistantMessage,
@@ -41,16 +42,16 @@ ANTHROPIC_URL = "https://api.anthropic.com"
 DEFAULT_MAX_TOKENS = 4096
 
 
-def to_wire(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    wire: list[dict[str, Any]] = []
+def to_wire(messages: Sequence[Message]) -> list[JsonObject]:
+    wire: list[JsonObject] = []
 
-    def user_blocks() -> list[dict[str, Any]]:
+    def user_blocks() -> list[JsonValue]:
         if wire and wire[-1]["role"] == "user":
             content = wire[-1]["content"]
-            if isinstance(content, str):
-                content = [{"type": "text", "text": content}]
-                wire[-1]["content"] = content
-            blocks: list[dict[str, Any]] = content
+            if isinstance(content, list):
+                return content
+            blocks: list[JsonValue] = [{"type": "text", "text": content}]
+            wire[-1]["content"] = blocks
             return blocks
         blocks = []
         wire.append({"role": "user", "content": blocks})
@@ -63,7 +64,7 @@ def to_wire(messages: Sequence[Message]) -> list[dict[str, Any]]:
             user_blocks().append({"type": "tool_result", "tool_use_id": message.call_id,
                                   "content": message.content, "is_error": message.is_error})
         elif isinstance(message, AssistantMessage):
-            content: list[dict[str, Any]] = []
+            content: list[JsonValue] = []
             if message.text:
                 content.append({"type": "text", "text": message.text})
             content.extend({"type": "tool_use", "id": c.id, "name": c.name,
@@ -103,7 +104,7 @@ class AnthropicProvider:
 
     def stream(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSchema],
                *, max_tokens: int | None = None) -> AsyncGenerator[TurnEvent, None]:
-        body: dict[str, Any] = {"model": self.info.model, "messages": to_wire(messages),
+        body: dict[str, object] = {"model": self.info.model, "messages": to_wire(messages),
                                 "max_tokens": max_tokens or DEFAULT_MAX_TOKENS, "stream": True}
         if system:
             body["system"] = system
@@ -116,7 +117,7 @@ class AnthropicProvider:
         return translate_error(exc, "anthropic", self.info.endpoint, "ANTHROPIC_API_KEY",
                                mid_stream=mid_stream)
 
-    async def _attempt(self, body: dict[str, Any]) -> AsyncGenerator[TurnEvent, None]:
+    async def _attempt(self, body: dict[str, object]) -> AsyncGenerator[TurnEvent, None]:
         endpoint = self.info.endpoint
         check_endpoint("anthropic", endpoint)
         try:

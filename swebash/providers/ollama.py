@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncGenerator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
+from swebash.api import JsonObject
 from swebash.errors import ProviderError, StreamInterrupted
 from swebash.providers.base import (
     AssistantMessage,
@@ -45,6 +46,9 @@ from swebash.providers.retry import (
     translate_error,
 )
 
+if TYPE_CHECKING:
+    import httpx
+
 OLLAMA_URL = "http://localhost:11434"
 
 
@@ -59,13 +63,13 @@ def normalise_host(host: str | None) -> str:
     return host
 
 
-def to_wire(system: str, messages: Sequence[Message]) -> list[dict[str, Any]]:
-    wire: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+def to_wire(system: str, messages: Sequence[Message]) -> list[JsonObject]:
+    wire: list[JsonObject] = [{"role": "system", "content": system}] if system else []
     for message in messages:
         if isinstance(message, UserMessage):
             wire.append({"role": "user", "content": message.text})
         elif isinstance(message, AssistantMessage):
-            entry: dict[str, Any] = {"role": "assistant", "content": message.text}
+            entry: JsonObject = {"role": "assistant", "content": message.text}
             if message.tool_calls:
                 entry["tool_calls"] = [
                     {"id": c.id, "function": {"name": c.name,
@@ -84,9 +88,9 @@ class OllamaProvider:
         self.info = ProviderInfo(name="ollama", model=model, endpoint=normalise_host(host))
         self._timeout = timeout
         self._policy = policy
-        self._client: Any = None
+        self._client: httpx.AsyncClient | None = None
 
-    def client(self) -> Any:
+    def client(self) -> httpx.AsyncClient:
         if self._client is None:
             import httpx
 
@@ -101,7 +105,7 @@ class OllamaProvider:
 
     def stream(self, system: str, messages: Sequence[Message], tools: Sequence[ToolSchema],
                *, max_tokens: int | None = None) -> AsyncGenerator[TurnEvent, None]:
-        body: dict[str, Any] = {"model": self.info.model, "messages": to_wire(system, messages),
+        body: dict[str, object] = {"model": self.info.model, "messages": to_wire(system, messages),
                                 "stream": True}
         if tools:
             body["tools"] = tools_to_wire(tools)
@@ -112,7 +116,7 @@ class OllamaProvider:
     def _error(self, exc: BaseException, mid_stream: bool = False) -> ProviderError:
         return translate_error(exc, "ollama", self.info.endpoint, None, mid_stream=mid_stream)
 
-    async def _attempt(self, body: dict[str, Any]) -> AsyncGenerator[TurnEvent, None]:
+    async def _attempt(self, body: dict[str, object]) -> AsyncGenerator[TurnEvent, None]:
         endpoint = self.info.endpoint
         check_endpoint("ollama", endpoint)
         narrow = Narrow("ollama")

@@ -15,6 +15,7 @@ from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from swebash.api import JsonObject
 from swebash.errors import StreamInterrupted
 from swebash.providers.base import (
     AssistantMessage,
@@ -48,13 +49,13 @@ OPENAI_URL = "https://api.openai.com/v1"
 GEMINI_URL = "https://generativelanguage.googleapis.com/v1beta/openai/"
 
 
-def to_wire(system: str, messages: Sequence[Message]) -> list[dict[str, Any]]:
-    wire: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+def to_wire(system: str, messages: Sequence[Message]) -> list[JsonObject]:
+    wire: list[JsonObject] = [{"role": "system", "content": system}] if system else []
     for message in messages:
         if isinstance(message, UserMessage):
             wire.append({"role": "user", "content": message.text})
         elif isinstance(message, AssistantMessage):
-            entry: dict[str, Any] = {"role": "assistant", "content": message.text or None}
+            entry: JsonObject = {"role": "assistant", "content": message.text or None}
             if message.tool_calls:
                 entry["tool_calls"] = [
                     {"id": c.id, "type": "function",
@@ -67,7 +68,7 @@ def to_wire(system: str, messages: Sequence[Message]) -> list[dict[str, Any]]:
     return wire
 
 
-def tools_to_wire(tools: Sequence[ToolSchema]) -> list[dict[str, Any]]:
+def tools_to_wire(tools: Sequence[ToolSchema]) -> list[JsonObject]:
     return [{"type": "function", "function": {"name": t.name, "description": t.description,
                                               "parameters": t.parameters}} for t in tools]
 
@@ -247,7 +248,7 @@ class OpenAIChatProvider:
                       input_tokens=usage[0], output_tokens=usage[1])
 
 
-def parse_arguments_object(raw: str) -> dict[str, Any]:
+def parse_arguments_object(raw: str) -> JsonObject:
     """Raw argument JSON → object for wire formats that need one ({} when it is not)."""
     try:
         value = json.loads(raw or "{}")

@@ -13,9 +13,8 @@ import contextlib
 import email.utils
 import random
 import time
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from swebash.api import Retrying
 from swebash.errors import ProviderError, StreamInterrupted
@@ -60,18 +59,18 @@ async def stream_with_retries(attempt: Callable[[], AsyncGenerator[TurnEvent, No
             await asyncio.sleep(delay)
 
 
-def parse_retry_after(headers: Any) -> float | None:
+def parse_retry_after(headers: object) -> float | None:
     """``retry-after-ms``, then ``retry-after`` as seconds or as an HTTP date."""
-    if headers is None:
+    if not isinstance(headers, Mapping):
         return None
     try:
         ms = headers.get("retry-after-ms")
         if ms:
             return float(ms) / 1000.0
         value = headers.get("retry-after")
-    except (AttributeError, ValueError):
+    except (TypeError, ValueError):
         return None
-    if not value:
+    if not value or not isinstance(value, str):
         return None
     try:
         return max(0.0, float(value))
@@ -84,7 +83,7 @@ def parse_retry_after(headers: Any) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def body_message(body: Any) -> str:
+def body_message(body: object) -> str:
     """The human message inside an error body (OpenAI, Anthropic, Gemini array, Ollama)."""
     if isinstance(body, list) and body:
         body = body[0]
