@@ -177,17 +177,26 @@ def shopt(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) 
         f.ask("shopt: changes how the shell reads later commands", dangerous)
 
 
-SET_OK = re.compile(r"[-+][euxvCfnhBHPb]+|--|[-+]o|pipefail|errexit|nounset|xtrace|verbose|"
-                    r"noclobber|noglob|noexec")
+SET_FLAGS = re.compile(r"[-+][euxvCfnhBHPbo]+")
+SET_NAMES = frozenset({"pipefail", "errexit", "nounset", "xtrace", "verbose", "noclobber",
+                       "noglob", "noexec", "posix", "errtrace", "functrace"})
 
 
 def set_(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    for i, arg in enumerate(argv[1:], 1):
-        if arg == "--" or (not arg.startswith(("-", "+")) and argv[i - 1] not in ("-o", "+o")):
+    expect_name = False
+    for arg in argv[1:]:
+        if expect_name:
+            expect_name = False
+            if arg not in SET_NAMES:
+                f.ask(f"set -o {arg[:12]}: a shell option the classifier does not model")
+                return
+            continue
+        if arg == "--" or not arg.startswith(("-", "+")):
             return  # the rest are positional parameters
-        if not SET_OK.fullmatch(arg):
+        if not SET_FLAGS.fullmatch(arg):
             f.ask(f"set {arg[:12]}: changes shell behaviour the classifier does not model")
             return
+        expect_name = arg.endswith("o")
 
 
 def alias(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:

@@ -86,8 +86,6 @@ def read_args(f: Findings, name: str, args: Sequence[str], dynamic: Sequence[boo
                 f.ask(f"{name}: reads a path known only at run time")
             skip_pattern = False
             continue
-        if not arg:
-            continue
         if arg in value_options:
             skip_next = True
             continue
@@ -98,8 +96,10 @@ def read_args(f: Findings, name: str, args: Sequence[str], dynamic: Sequence[boo
                 arg = arg.split("=", 1)[1]
             else:
                 continue
-        elif skip_pattern:
+        elif skip_pattern:  # the pattern, even an empty one (`grep '' ~/.ssh`)
             skip_pattern = False
+            continue
+        if not arg:
             continue
         arg = arg.split("=@", 1)[-1].lstrip("@<")
         if arg.startswith(("if=", "of=")):

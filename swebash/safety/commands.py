@@ -360,9 +360,12 @@ class Walker:
         operators = [text(n) for n in descendants(node, "test_operator")]
         if ARITH_TESTS & set(operators):
             self.f.evaluates.append("[[ -eq ]]")
-        if "-v" in operators:
-            self.f.ask("[[ -v ]] evaluates a subscript", dangerous=self.f.tainted)
-            self.f.evaluates.append("[[ -v ]]")
+        for op in descendants(node, "unary_expression"):
+            parts = op.children
+            if parts and text(parts[0]) == "-v" and len(parts) > 1:
+                operand = word_of(parts[1])
+                if operand.dynamic or "[" in operand.text:
+                    self.f.ask("test -v evaluates a subscript, which can run code", True)
         self.children(node)
 
     def expansion(self, node: Any) -> None:

@@ -31,6 +31,15 @@ CURL_LONG_VALUES = ("--max-time", "--connect-timeout", "--retry", "--retry-delay
                     "--cacert", "--capath", "--user", "--write-out", "--request")
 
 
+CURL_LONG_TAKES = frozenset({
+    "--data", "--data-binary", "--data-raw", "--data-urlencode", "--data-ascii", "--form",
+    "--form-string", "--upload-file", "--json", "--variable", "--url-query", "--proxy",
+    "--preproxy", "--socks4", "--socks5", "--socks5-hostname", "--socks4a", "--config",
+    "--cookie", "--cert", "--key", "--output", "--cookie-jar", "--dump-header", "--trace",
+    "--trace-ascii", "--stderr", "--output-dir", "--etag-save", "--hsts", "--alt-svc",
+    "--libcurl"})
+
+
 def curl(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     i = 1
     while i < len(argv):
@@ -43,7 +52,10 @@ def curl(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -
             head, eq, value = arg.partition("=")
             known = next((o for o in CURL_LONG_OK if o == head), None)
             if known is None:
-                curl_problem(f, name, head)
+                if not eq and head in CURL_LONG_TAKES and i + 1 < len(argv):
+                    i += 1
+                    value = argv[i]
+                curl_problem(f, name, head, value)
                 i += 1
                 continue
             if known in CURL_LONG_VALUES and not eq:

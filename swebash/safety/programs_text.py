@@ -85,6 +85,40 @@ def pager(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) 
         f.ask(f"{name}: runs a pager command at start (+…)", True)
 
 
+XXD_VALUES = frozenset({"-l", "-s", "-c", "-g", "-o", "-n", "-len", "-seek", "-cols",
+                        "-groupsize", "-offset", "-name"})
+
+
+def xxd(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    """xxd [options] [infile [outfile]]: a second file operand is written."""
+    files, i = [], 1
+    while i < len(argv):
+        arg = argv[i]
+        if arg in XXD_VALUES:
+            i += 2
+            continue
+        if not arg.startswith("-") or arg == "-":
+            files.append(arg)
+        i += 1
+    if len(files) > 1:
+        f.ask(f"{name}: writes its output to a file")
+
+
+COMPRESSORS = frozenset({"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd",
+                         "lz4", "lzma", "7z", "7za", "brotli"})
+
+
+def compressor(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    """Listing, testing or writing to stdout only reads; anything else replaces files."""
+    opts = flags(argv[1:])
+    if name.startswith("7z"):
+        if argv[1:2] not in (["l"], ["t"]):
+            f.ask(f"{name}: creates or extracts an archive")
+        return
+    if not opts & {"-l", "--list", "-t", "--test", "-c", "--stdout", "--to-stdout"}:
+        f.ask(f"{name}: replaces files with their (de)compressed form")
+
+
 def writes_second_file(f: Findings, name: str, argv: list[str], dyn: list[bool],
                        depth: int) -> None:
     """uniq IN OUT, xxd IN OUT: a second file operand is an output."""
@@ -361,7 +395,13 @@ def awk(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) ->
 
 def strip_comparisons(program: str) -> str:
     """``NR>1`` and ``$3 > 100`` in a pattern or condition compare; ``print … >`` writes.
-    A ``>`` not preceded on its statement by print/printf is a comparison."""
+    A ``>`` not preceded on its statement by print/printf, or inside parentheses, compares."""
+    program = program.replace(">=", " ")
+    for _ in range(50):
+        stripped = re.sub(r"\([^()]*\)", "()", program)
+        if stripped == program:
+            break
+        program = stripped
     out = []
     for statement in re.split(r"([;{}\n])", program):
         if re.search(r"\bprintf?\b", statement):

@@ -23,6 +23,7 @@ from swebash.safety.tables import (
 )
 from swebash.safety.wrappers import peel
 
+MAX_WRAPPERS = 16
 RULES: dict[str, Rule] = {
     **builtins.BUILTIN_RULES,
     "find": programs_text.find, "fd": programs_text.fd, "fdfind": programs_text.fd,
@@ -30,7 +31,7 @@ RULES: dict[str, Rule] = {
     "mawk": programs_text.awk, "nawk": programs_text.awk, "tar": programs_text.tar,
     "unzip": programs_text.unzip, "zipinfo": programs_text.unzip, "jq": programs_text.jq,
     "yq": programs_text.jq, "less": programs_text.pager, "more": programs_text.pager,
-    "uniq": programs_text.writes_second_file, "xxd": programs_text.writes_second_file,
+    "uniq": programs_text.writes_second_file,
     "git": rules_commands.git, "tee": rules_commands.tee, "rm": rules_commands.rm,
     "rmdir": rules_commands.simple_write, "unlink": rules_commands.rm,
     "shred": rules_commands.destroy, "truncate": rules_commands.destroy,
@@ -45,7 +46,7 @@ RULES: dict[str, Rule] = {
     "pkill": rules_commands.kill, "killall": rules_commands.kill,
     "killall5": rules_commands.kill, "systemctl": rules_commands.systemctl,
     "source": rules_commands.source, ".": rules_commands.source,
-    "curl": net.curl, "wget": net.wget,
+    "curl": net.curl, "wget": net.wget, "xxd": programs_text.xxd,
 }
 RULES.update({name: programs_text.option_rules for name in programs_text.OPTION_RULES
               if name not in RULES})
@@ -57,6 +58,7 @@ RULES.update({tool: net.transfer for tool in ("scp", "rsync", "nc", "ncat", "net
 RULES.update({tool: net.lookup for tool in ("ping", "ping6", "dig", "host", "nslookup",
                                             "traceroute", "tracepath", "mtr", "whois",
                                             "drill", "kdig", "arping", "fping")})
+RULES.update({tool: programs_text.compressor for tool in programs_text.COMPRESSORS})
 RULES.update({tool: rules_commands.disk for tool in DISK_TOOLS})
 RULES.update({tool: rules_commands.power for tool in POWER})
 RULES.update({sh: rules_commands.shell for sh in SHELLS})
@@ -69,7 +71,9 @@ def check_argv(f: Findings, words: list[Word], depth: int) -> None:
 
 def judge(f: Findings, argv: list[str], dynamic: list[bool], depth: int) -> None:
     """Peel wrappers until the real command, then apply its rules."""
-    while argv:
+    for _ in range(MAX_WRAPPERS):
+        if not argv:
+            return
         f.tick()
         if dynamic[0]:
             f.record(list(argv))
@@ -91,12 +95,14 @@ def judge(f: Findings, argv: list[str], dynamic: list[bool], depth: int) -> None
             f.command_asks[index] = f.asks - before
             return
         argv, dynamic = peeled
+    if argv:
+        f.ask(f"more than {MAX_WRAPPERS} wrappers around one command")
 
 
 def apply_rules(f: Findings, name: str, argv: list[str], dynamic: list[bool],
                 depth: int) -> None:
     if name in CONTENT_READERS or name in META_READERS or name in NETWORK:
-        read_args(f, name, argv[1:], dynamic[1:], VALUE_OPTIONS.get(name, DEFAULT_VALUES))
+        read_args(f, name, argv[1:], dynamic[1:], VALUE_OPTIONS.get(name, frozenset()))
     if SECRET_DUMPERS.match(name):
         f.ask(f"{name}: reads a password store or key agent", True)
         return
@@ -109,9 +115,32 @@ def apply_rules(f: Findings, name: str, argv: list[str], dynamic: list[bool],
         rules_commands.unknown(f, name, argv, dynamic, depth)
 
 
-# options whose value is not a file (so `grep -e .env x` does not judge `.env`)
-DEFAULT_VALUES = frozenset({"-e", "--regexp", "-g", "--glob", "-t", "--type", "-m",
-                            "--max-count", "-A", "-B", "-C", "-n", "-c", "-k", "-d", "-H",
-                            "--header", "--user-agent", "-X", "--request", "-w",
-                            "--write-out", "-s", "-W", "-F", "-v", "-o", "--output"})
-VALUE_OPTIONS: dict[str, frozenset[str]] = {}
+# options whose value is not a file (so `grep -e .env x` does not judge `.env`); a program
+# not listed has none — a value then judged as a path can only make it stricter
+VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    name: frozenset(options.split()) for name, options in {
+        "grep": "-e --regexp -m --max-count -A -B -C -d -D --label --color --colour",
+        "egrep": "-e -m -A -B -C", "fgrep": "-e -m -A -B -C", "zgrep": "-e -m -A -B -C",
+        "rg": "-e --regexp -g --glob -t --type -T --type-not -m --max-count -A -B -C -M "
+              "-j -r --replace --color --colors --sort --sortr --iglob",
+        "ag": "-G -A -B -C -m --ignore", "head": "-n -c --lines --bytes",
+        "tail": "-n -c --lines --bytes -s --pid", "cut": "-d -f -b -c --delimiter --fields",
+        "sort": "-k -t -S -T --key --field-separator --buffer-size --parallel",
+        "awk": "-F -v", "gawk": "-F -v", "mawk": "-F -v", "nawk": "-F -v",
+        "sed": "-e --expression -l", "base64": "-w --wrap", "base32": "-w --wrap",
+        "xxd": "-l -s -c -g -o -n -len -seek -cols -groupsize -offset -name",
+        "od": "-A -j -N -t -w -S --address-radix --skip-bytes --read-bytes --format",
+        "hexdump": "-n -s -e", "strings": "-n -t -e --bytes --radix --encoding",
+        "nl": "-b -s -w -v -i -n -d -f -h -l", "column": "-s -c -o -N -t -R -E -W",
+        "fold": "-w --width", "fmt": "-w --width -p", "diff": "-U -C --label -I",
+        "uniq": "-f -s -w", "join": "-t -1 -2 -o -j -e", "paste": "-d --delimiters",
+        "tr": "", "jq": "--arg --argjson --indent --tab", "curl": "-H -A -X -w -u -e -m -r "
+        "--header --user-agent --request --write-out --user --referer --max-time --range",
+        "wget": "-U --user-agent --header -T --timeout -t --tries --max-redirect",
+        "bat": "-l --language -r --line-range --theme --style -H --highlight-line "
+               "--tabs --wrap --terminal-width --color --paging --italic-text",
+        "less": "-b -h -j -p -P -x -y -z -# -o -O -k", "cat": "", "tac": "-s --separator",
+        "comm": "--output-delimiter", "iconv": "-f -t --from-code --to-code",
+        "shuf": "-n -i --head-count --input-range", "md5sum": "",
+    }.items()
+}

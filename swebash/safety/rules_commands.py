@@ -227,6 +227,9 @@ class Listing:
     secret_words: tuple[str, ...] = ()  # any of these words makes it ask (prints secrets)
 
 
+VERSION_FLAGS = frozenset({"--version", "-V", "-v", "--help", "-h", "-version", "version"})
+
+
 def one(*words: str) -> tuple[tuple[str, ...], ...]:
     """Sub-commands of one word each."""
     return tuple((w,) for w in words)
@@ -319,7 +322,31 @@ LISTINGS: dict[str, Listing] = {
 }
 
 
+# sub-command words that destroy something whatever tool they belong to
+DESTROY_WORDS = frozenset({"delete", "del", "rm", "rmi", "remove", "destroy", "prune",
+                           "uninstall", "purge", "drop", "flushall", "flushdb", "unpublish",
+                           "terminate", "kill", "wipe", "erase", "truncate", "deregister",
+                           "revoke", "reset", "deprovision", "decommission", "nuke",
+                           "dropdb", "teardown", "down", "deluser", "userdel"})
+SQL_DESTROY = re.compile(r"\b(drop|delete|truncate|alter|update|grant|revoke)\b", re.I)
+
+
+def destroys(f: Findings, name: str, argv: list[str]) -> bool:
+    words = [w.lower() for w in argv[1:] if not w.startswith("-")]
+    hit = next((w for w in words if w in DESTROY_WORDS), None)
+    if hit is None and any(SQL_DESTROY.search(w) for w in argv[1:] if " " in w):
+        hit = "a destructive query"
+    if hit is not None:
+        f.ask(f"{name}: destroys or removes resources ({hit})", True)
+        return True
+    return False
+
+
 def listing(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    if destroys(f, name, argv):
+        return
+    if len(argv) == 2 and argv[1] in VERSION_FLAGS:
+        return
     spec = LISTINGS[name]
     words: list[str] = []
     i = 1
@@ -352,4 +379,5 @@ def unknown(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
                                             "deno", "bun", "poetry", "conda", "gcloud",
                                             "hugo", "buf", "istioctl", "kind", "minikube"):
             return
-    f.ask(f"{name}: not known to be read-only")
+    if not destroys(f, name, argv):
+        f.ask(f"{name}: not known to be read-only")
