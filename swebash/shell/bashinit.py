@@ -1,207 +1,398 @@
 """The rcfile the session's bash starts with.
 
-How a command travels: swebash writes the user's text to a private file and sends bash one
-short line, ``__sb_pre SEQ; eval "$__sb_cmd"; __sb_post``. ``__sb_pre`` reads the file and
-wraps the text between two hidden helpers: the first restores ``$?`` and ``$_`` of the previous
-command (so ``false`` then ``echo $?`` prints 1, and ``echo $_`` works as at a bash prompt) and
-re-enables xtrace if the user had it on; the last records the status and ``$_`` and turns xtrace
-off again, so ``set -x`` traces the user's commands and never swebash's plumbing. Both run inside
-``{ …; } 2>/dev/null`` so their own trace lines vanish. The eval runs at top level (not inside a
-function), so ``declare``, ``$1``, ``return`` and aliases behave as typed at a bash prompt, and
-there is no 4 KB line limit. ``__sb_post`` prints the marker (see markers.py). If Ctrl-C aborts
-the line, bash goes straight to its prompt and PROMPT_COMMAND prints the marker instead, with
-status 130. Hidden helper commands (completion, environment dump) start with a space and match
-HISTIGNORE, so bash's history never sees them, and the next command restores ``$?``/``$_``.
-Bash never writes a history file: swebash owns the persistent history, so HISTFILE is unset
-after the user's rcfile too.
+How a command travels: swebash writes the user's text to a private file (0600 in a 0700 dir,
+unlinked as soon as bash has read it) and sends bash one short line,
+``__sb_pre SEQ;builtin eval "$__sb_cmd";__sb_post SEQ``. ``__sb_pre`` reads the file, adds the
+line to bash's history the way bash would (HISTCONTROL, HISTIGNORE), prints the start marker,
+and wraps the text between two hidden helpers: the first restores ``$?`` and ``$_`` of the
+previous command and re-enables xtrace/verbose if the user had them on; the last records the
+status and ``$_`` and turns them off again, so ``set -x`` traces the user's commands and never
+swebash's plumbing. The eval runs at top level (not inside a function), so ``declare``, ``$1``,
+``return`` and aliases behave as typed at a bash prompt, and there is no 4 KB line limit.
+
+Two markers end a command (see markers.py). ``__sb_post`` runs the user's PROMPT_COMMAND and
+expands their PS1 (``__sb_state``, for userprompt.py), prints the status marker (status, cwd)
+and then waits on a fifo until swebash has taken back the keys typed ahead. PROMPT_COMMAND is
+only ``__sb_prompt``, which sets PS1 to the ready marker; bash prints PS1 after its job
+notices ("[1]+ Done …"), so everything bash shows before a prompt reaches swebash before it
+draws its own. If Ctrl-C aborts the line, ``__sb_prompt`` does ``__sb_post``'s work with 130
+(or, when the tty discarded the line, the previous sequence number: "interrupted").
+
+The plumbing survives what a user's rc file does: every builtin is called through ``builtin``
+(functions named ``printf``, ``local`` or ``read`` do not matter; the builtins swebash needs are
+re-enabled), functions are defined again after the rc file with alias expansion off, nothing
+breaks under ``set -u``/``set -e``/``FUNCNEST``, and user DEBUG/ERR/RETURN traps are wrapped by
+a ``trap`` function so they never fire for swebash's own commands. Hidden helpers (completion,
+environment dump, history dump) write to a fifo, so nothing they produce touches the disk.
+Bash never writes a history file: swebash owns the persistent history (see
+interactive/history.py) and loads it into bash, so ``history``, ``fc`` and ↑ see one list.
 """
 
 from __future__ import annotations
 
 import shlex
 
-INIT = r"""
+STATE = r"""
 __sb_nonce=@NONCE@
 __sb_dir=@DIR@
-__sb_status=0
-__sb_last=
-__sb_xtrace=0
-__sb_kept=0
-__sb_seq=0
-__sb_emitted=0
-__sb_cmd=
+__sb_status=0 __sb_last= __sb_xtrace=0 __sb_verbose=0 __sb_kept=0 __sb_seq=0
+__sb_emitted=0 __sb_quiet=0 __sb_cmd= __sb_line= __sb_added=-1 __sb_bc_loaded=
+__sb_prevhist= __sb_ready= __sb_userhist=1 __sb_fc=0
 # The user's own prompt (swebash/shell/userprompt.py): PS1/PS2 and PROMPT_COMMAND as the rc file
-# or a command left them. Bash's own PS1 stays empty so bash never draws a prompt; __sb_state
-# runs the user's PROMPT_COMMAND as bash would before a prompt and hands swebash ${PS1@P}.
-__sb_ps1= __sb_ps2= __sb_upc=() __sb_live=0 __sb_in_upc=0
+# or a command left them. __sb_state runs the user's PROMPT_COMMAND as bash would before a
+# prompt and hands swebash ${PS1@P}; bash's own PS1 is only ever the ready marker.
+__sb_ps1= __sb_ps2= __sb_live=0 __sb_in_upc=0
+declare -a __sb_upc=()
+declare -A __sb_traps=()
 unset HISTFILE
-HISTCONTROL=ignorespace
-HISTIGNORE='__sb_*:[ ]__sb_*'
 PS1='' PS2='' PS0=''
+"""
+
+# Function bodies use only `builtin …`, keywords and our own names, never a function or alias
+# the user could define; they are parsed again after the rc file (which may have unset them).
+FUNCS = r"""
 __sb_emit() {
-  local LC_ALL=C
-  printf '\033]6973;%s;%s;%s;%s;%s\007' "$__sb_nonce" "$__sb_seq" "$__sb_status" "${#PWD}" "$PWD"
+  builtin local LC_ALL=C
+  builtin printf '\033]6973;%s;%s;%s;%s;%s\007' "$__sb_nonce" "$__sb_seq" "$__sb_status" \
+    "${#PWD}" "$PWD"
   __sb_emitted=1
 }
-# After a command's marker, wait until swebash has taken back the keys typed ahead during the
-# command (see session.py), so bash never reads them as its next command line.
 __sb_handover() {
-  local ack
-  while IFS= read -r -t 5 ack <> "$__sb_dir/ack"; do [[ $ack == "$__sb_seq" ]] && return; done
+  builtin local ack
+  while IFS= builtin read -r -t 5 ack <> "$__sb_dir/ack"; do
+    [[ $ack == "$__sb_seq" ]] && builtin return 0
+  done
+  builtin return 0
 }
-# Normally __sb_post or __sb_hidden has emitted the marker. If not, the line was cut short: a
-# Ctrl-C during the command, or one that arrived before bash read swebash's line (the tty then
-# discards the line, so __sb_pre never ran and the marker carries the previous sequence number,
-# which swebash takes as "your line was interrupted").
+# PROMPT_COMMAND is just this. Normally __sb_post has sent the status; if not, the line was cut
+# short by Ctrl-C (or never ran: the tty discarded it, and the marker then carries the previous
+# sequence number, which swebash takes as "interrupted"). PS1 becomes the ready marker, which
+# bash prints after its job notices.
 __sb_prompt() {
-  local s=$?
-  [[ $__sb_in_upc == 1 ]] && return "$s"  # "x;$PROMPT_COMMAND" kept in the user's commands
+  builtin local "s=$?"
+  [[ $__sb_in_upc == 1 ]] && builtin return "$s"  # "x;$PROMPT_COMMAND" kept by the user
+  builtin local FUNCNEST=0
   if [[ $__sb_emitted != 1 ]]; then
     __sb_status=$s
-    __sb_state
+    builtin set +o history
+    (( __sb_quiet )) || __sb_state
     __sb_emit
-    (( __sb_seq == 0 )) || __sb_handover
+    (( __sb_seq == 0 || __sb_quiet )) || __sb_handover
   fi
-  __sb_emitted=0
+  __sb_quiet=0 __sb_emitted=0
+  __sb_ready=$'\e]6973;'"$__sb_nonce;$__sb_seq;-2;0;"$'\a'
+  if [[ ${PS1@a} == *r* ]]; then
+    builtin printf '%s' "$__sb_ready"
+  else
+    PS1=$__sb_ready PS2= PS0=
+  fi
+  builtin return 0
 }
-__sb_pre() {
-  __sb_seq=$1 __sb_emitted=0 __sb_kept=0 __sb_cmd=
-  PS1=$__sb_ps1 PS2=$__sb_ps2 __sb_live=1  # the command sees the user's prompt (venv activate)
-  IFS= read -r -d '' __sb_cmd < "$__sb_dir/cmd"
-  [[ -n $__sb_cmd && $__sb_cmd != [[:space:]]* ]] && history -s -- "$__sb_cmd"
-  __sb_cmd=$'{ __sb_restore "$__sb_last"; } 2>/dev/null\n'$__sb_cmd
-  __sb_cmd+=$'\n{ __sb_keep "$_"; } 2>/dev/null'
-  printf '\033]6973;%s;%s;-1;0;\007' "$__sb_nonce" "$__sb_seq"  # the start marker
-}
-__sb_restore() {
-  [[ $__sb_xtrace == 1 ]] && set -x
-  # set -e would end the shell on a restored non-zero status
-  [[ $- == *e* ]] && return 0
-  return "$__sb_status"
-}
-__sb_keep() {
-  __sb_status=$? __sb_last=$1 __sb_kept=1
-  if [[ $- == *x* ]]; then __sb_xtrace=1; set +x; else __sb_xtrace=0; fi
-}
-__sb_post() {
-  local s=$?
-  [[ $__sb_kept == 1 ]] || __sb_status=$s
-  # swebash draws the prompt; a venv's activate or a user's PS1= must not make bash print one
-  __sb_state
-  __sb_emit
-  __sb_handover
-}
-__sb_hidden() {
-  __sb_seq=$1
-  shift
-  "$@" > "$__sb_dir/hidden" 2>/dev/null
-  __sb_emit
-}
-__sb_env() { env -0; }
-__sb_setstatus() { return "$1"; }
+__sb_setstatus() { builtin return "$1"; }
 # Take over what a command did to PROMPT_COMMAND: an assignment that drops __sb_prompt replaces
 # the user's commands, one that keeps it ("x;$PROMPT_COMMAND", +=(x)) adds to them.
 __sb_adopt_pc() {
-  local e mentions=0
-  local -a fresh=()
+  builtin local e mentions=0
+  builtin local -a fresh; fresh=()
   for e in "${PROMPT_COMMAND[@]}"; do
     [[ $e == *__sb_prompt* ]] && mentions=1
     [[ $e == __sb_prompt || -z $e ]] || fresh+=("$e")
   done
   if (( mentions )); then __sb_upc+=("${fresh[@]}"); else __sb_upc=("${fresh[@]}"); fi
-  PROMPT_COMMAND=(__sb_prompt)
+  [[ ${PROMPT_COMMAND@a} == *r* ]] || PROMPT_COMMAND=(__sb_prompt)
+  builtin return 0
 }
 # Before each swebash prompt: adopt PS1/PS2 a command set, run the user's PROMPT_COMMAND with $?
 # of the command (at most once per prompt, as bash does), expand the prompts with ${…@P} and
-# leave "$-, count of user prompt commands, PS1, PS2" NUL-separated for swebash; bash's own
-# prompts are then emptied again.
+# leave "$-, count of user prompt commands, PS1, PS2, PATH, names" for swebash.
 __sb_state() {
   __sb_adopt_pc
-  (( __sb_live )) && __sb_ps1=$PS1 __sb_ps2=$PS2
+  (( __sb_live )) && __sb_ps1=${PS1-} __sb_ps2=${PS2-}
   __sb_live=0
   if (( ${#__sb_upc[@]} )); then
     PS1=$__sb_ps1 PS2=$__sb_ps2 __sb_in_upc=1
-    local __sb_c
-    [[ $- == *e* ]] || __sb_setstatus "$__sb_status"  # set -e would end the shell
-    for __sb_c in "${__sb_upc[@]}"; do eval "$__sb_c"; done
-    __sb_ps1=$PS1 __sb_ps2=$PS2 __sb_in_upc=0
+    builtin local __sb_c
+    for __sb_c in "${__sb_upc[@]}"; do
+      [[ $- == *e* ]] || __sb_setstatus "$__sb_status"  # set -e would end the shell
+      builtin eval "$__sb_c"
+    done
+    __sb_ps1=${PS1-} __sb_ps2=${PS2-} __sb_in_upc=0
     __sb_adopt_pc
   fi
-  local p1= p2=
+  builtin local p1= p2=
   if [[ -n $__sb_ps1 ]]; then
     [[ $- == *e* ]] || __sb_setstatus "$__sb_status"; p1=${__sb_ps1@P}
     [[ $- == *e* ]] || __sb_setstatus "$__sb_status"; p2=${__sb_ps2@P}
   fi
-  printf '%s\0%s\0%s\0%s\0' "$-" "${#__sb_upc[@]}" "$p1" "$p2" >| "$__sb_dir/prompt"
-  PS1='' PS2='' PS0=''
+  {
+    builtin printf '%s\0%s\0%s\0%s\0%s\0' "$-" "${#__sb_upc[@]}" "$p1" "$p2" "${PATH-}"
+    builtin compgen -A function -A alias
+  } >| "$__sb_dir/prompt" 2>/dev/null
+  __sb_ready=$'\e]6973;'"$__sb_nonce;$__sb_seq;-2;0;"$'\a'
+  [[ ${PS1@a} == *r* ]] || PS1=$__sb_ready PS2= PS0=
+  builtin return 0
 }
+__sb_histok() {
+  [[ $1 == *[![:space:]]* ]] || builtin return 1
+  builtin local "c=:${HISTCONTROL-}:" p
+  [[ $c == *:ignorespace:* || $c == *:ignoreboth:* ]] && [[ $1 == [[:space:]]* ]] \
+    && builtin return 1
+  [[ $c == *:ignoredups:* || $c == *:ignoreboth:* ]] && [[ $1 == "$__sb_prevhist" ]] \
+    && builtin return 1
+  if [[ -n ${HISTIGNORE-} ]]; then
+    builtin local -a pats
+    IFS=: builtin read -r -a pats <<< "$HISTIGNORE"
+    for p in "${pats[@]}"; do
+      [[ $p == '&' ]] && p=$__sb_prevhist
+      [[ $1 == $p ]] && builtin return 1
+    done
+  fi
+  builtin return 0
+}
+__sb_pre() {
+  __sb_seq=$1 __sb_emitted=0 __sb_kept=0 __sb_cmd= __sb_added=-1
+  [[ -n ${2-} ]] && __sb_status=$2  # Ctrl-C at swebash's prompt: $? is 130, as in bash
+  PS1=$__sb_ps1 PS2=$__sb_ps2 __sb_live=1  # the command sees the user's prompt (venv activate)
+  IFS= builtin read -r -d '' __sb_cmd < "$__sb_dir/cmd"
+  __sb_line=$__sb_cmd
+  builtin local FUNCNEST=0
+  # `fc` replaces its own history entry with the command it runs, as at a bash prompt
+  [[ $__sb_cmd == *'+o history'* ]] && __sb_userhist=0
+  __sb_fc=0
+  # `fc` replaces its own history entry with the command it runs, as at a bash prompt: bash's
+  # history recording is on while it runs (and the line after it is taken out again)
+  if (( __sb_userhist )) && [[ ${__sb_cmd#"${__sb_cmd%%[![:space:]]*}"} == fc* ]]; then
+    __sb_fc=1
+  elif (( __sb_userhist )) && __sb_histok "$__sb_cmd"; then
+    builtin history -s -- "$__sb_cmd"
+    __sb_prevhist=$__sb_cmd __sb_added=-3
+  fi
+  __sb_cmd=$'{ __sb_restore "$__sb_last"; } 2>/dev/null\n'$__sb_cmd
+  __sb_cmd+=$'\n{ __sb_keep "$_"; } 2>/dev/null'
+  builtin printf '\033]6973;%s;%s;%s;0;\007' "$__sb_nonce" "$__sb_seq" "$__sb_added"
+  builtin return 0
+}
+__sb_restore() {
+  (( __sb_fc )) && builtin set -o history
+  [[ $__sb_verbose == 1 ]] && { builtin set -v; builtin printf '%s\n' "$__sb_line" >&2; }
+  [[ $__sb_xtrace == 1 ]] && builtin set -x
+  # set -e would end the shell on a restored non-zero status
+  [[ $- == *e* ]] && builtin return 0
+  builtin return "$__sb_status"
+}
+__sb_keep() {
+  __sb_status=$? __sb_last=$1 __sb_kept=1
+  if [[ $- == *x* ]]; then __sb_xtrace=1; builtin set +x; else __sb_xtrace=0; fi
+  if [[ $- == *v* ]]; then __sb_verbose=1; builtin set +v; else __sb_verbose=0; fi
+  # bash never records the lines it reads (swebash's control lines): history is off but for fc
+  if [[ -o history ]]; then
+    __sb_userhist=1
+    builtin set +o history
+    (( __sb_fc )) && builtin history -d -1 2>/dev/null  # the line that called __sb_keep
+  fi
+  __sb_fc=0
+}
+__sb_post() {
+  builtin local "s=$?"
+  [[ $__sb_kept == 1 ]] || __sb_status=$s
+  __sb_seq=$1
+  builtin enable builtin eval read printf local history set shopt unset declare return \
+    trap kill jobs exit compgen mapfile 2>/dev/null
+  builtin local FUNCNEST=0
+  __sb_editing
+  __sb_state
+  __sb_emit
+  __sb_handover
+  builtin return 0
+}
+# A helper's output goes to the fifo; the user's PROMPT_COMMAND does not run after it.
+__sb_hidden() {
+  __sb_seq=$1 __sb_quiet=1
+  builtin shift
+  builtin local "o=$-"
+  builtin set +euxv
+  builtin local FUNCNEST=0
+  "$@" > "$__sb_dir/hidden" 2>/dev/null
+  [[ $o == *u* ]] && builtin set -u
+  [[ $o == *e* ]] && builtin set -e
+  __sb_emitted=0
+  builtin return "$__sb_status"
+}
+__sb_env() { command env -0; }
+__sb_histdump() {
+  HISTTIMEFORMAT=%s builtin history -w "$__sb_dir/histdump"
+}
+__sb_histload() {
+  builtin history -c
+  builtin local -a entries
+  builtin local e
+  builtin mapfile -d '' -t entries < "$__sb_dir/histload"
+  for e in "${entries[@]}"; do builtin history -s -- "$e"; done
+  __sb_prevhist=${e-}
+  builtin return 0
+}
+# `set -o vi|emacs` (from the rc file or a command) belong to swebash's line editor: bash
+# would switch its own readline on and read swebash's control lines with it. Switch it off again
+# before bash reads another line, and tell swebash which mode was asked for.
+__sb_editing() {
+  builtin local m=
+  [[ :$SHELLOPTS: == *:emacs:* ]] && m=emacs
+  [[ :$SHELLOPTS: == *:vi:* ]] && m=vi
+  [[ -z $m ]] && builtin return 0
+  builtin set +o "$m"
+  builtin printf '\033]6973;%s;%s;-5;%s;%s\007' "$__sb_nonce" "$__sb_seq" "${#m}" "$m"
+  builtin return 0
+}
+# User DEBUG/ERR/RETURN traps run for the user's commands only, never for swebash's.
+trap() {
+  builtin local a s
+  case ${1-} in
+    -l) builtin trap "$@"; builtin return ;;
+    -p|'') builtin shift; __sb_trap_print "$@"; builtin return ;;
+    --) builtin shift ;;
+  esac
+  (( $# == 1 )) && builtin set -- - "$1"
+  a=$1
+  builtin shift
+  builtin local -a rest; rest=()
+  for s; do
+    case ${s^^} in
+      DEBUG|ERR|RETURN)
+        if [[ $a == - ]]; then
+          builtin unset "__sb_traps[${s^^}]"
+          builtin trap - "$s"
+        elif [[ -z $a ]]; then
+          builtin unset "__sb_traps[${s^^}]"
+          builtin trap '' "$s"
+        else
+          __sb_traps[${s^^}]=$a
+          builtin trap "__sb_trap ${s^^}" "$s"
+        fi ;;
+      *) rest+=("$s") ;;
+    esac
+  done
+  (( ${#rest[@]} == 0 )) || builtin trap -- "$a" "${rest[@]}"
+}
+__sb_trap() {
+  [[ $BASH_COMMAND == *__sb_* || ${FUNCNAME[1]-} == __sb_* ]] && builtin return 0
+  builtin eval "${__sb_traps[$1]-}"
+}
+__sb_trap_print() {
+  builtin local line name
+  builtin trap -p "$@" > "$__sb_dir/traps"
+  while IFS= builtin read -r line; do
+    name=${line##* }
+    if [[ $line == "trap -- '__sb_trap $name' $name" ]]; then
+      builtin printf 'trap -- %s %s\n' "${__sb_traps[$name]@Q}" "$name"
+    else
+      builtin printf '%s\n' "$line"
+    fi
+  done < "$__sb_dir/traps"
+  : > "$__sb_dir/traps"
+}
+"""
+
+COMPLETE = r"""
 # Programmable completion: bash-completion's loader when installed, otherwise the command's own
 # completion file (git ships one even where bash-completion is absent).
 __sb_load_completion() {
-  local cmd=$1 dir name
+  builtin local "cmd=$1" dir name
   if [[ -z $__sb_bc_loaded && -r /usr/share/bash-completion/bash_completion ]]; then
     __sb_bc_loaded=1
     . /usr/share/bash-completion/bash_completion >/dev/null 2>&1
   fi
-  if declare -F _completion_loader >/dev/null; then
+  if builtin declare -F _completion_loader >/dev/null; then
     _completion_loader "$cmd" >/dev/null 2>&1
-    return
+    builtin return 0
   fi
-  [[ $cmd == */* || -z $cmd ]] && return
-  local -a dirs
-  IFS=: read -r -a dirs <<< "${XDG_DATA_DIRS:-/usr/local/share:/usr/share}"
+  [[ $cmd == */* || -z $cmd ]] && builtin return 0
+  builtin local -a dirs
+  IFS=: builtin read -r -a dirs <<< "${XDG_DATA_DIRS:-/usr/local/share:/usr/share}"
   dirs=("${BASH_COMPLETION_USER_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/bash-completion}"
         "${dirs[@]/%//bash-completion}")
   for dir in "${dirs[@]}"; do
     for name in "$cmd" "$cmd.bash" "_$cmd"; do
       if [[ -r $dir/completions/$name ]]; then
         . "$dir/completions/$name" >/dev/null 2>&1
-        return
+        builtin return 0
       fi
     done
   done
 }
+# Input (NUL-separated, in a private file): the index of the word being completed, the line,
+# then the words already unquoted by swebash.
+# Prints candidates one per line; "d" before a name that is a directory, "f" for a file,
+# "w" for other words (so swebash can quote and add "/" the way readline does).
 __sb_complete() {
-  local line
-  IFS= read -r -d '' line < "$__sb_dir/cline"
-  local -a words
-  read -r -a words <<< "$line"
-  local cur=
-  [[ $line == *[[:space:]] || -z $line ]] || cur=${words[${#words[@]}-1]}
-  [[ -z $cur ]] && words+=("")
-  local cword=$(( ${#words[@]} - 1 ))
-  local cmd=${words[0]}
+  builtin local -a words
+  builtin mapfile -d '' -t words < "$__sb_dir/cline"
+  : > "$__sb_dir/cline"
+  builtin local "cword=${words[0]-0}" "line=${words[1]-}"
+  words=("${words[@]:2}")
+  builtin local "cur=${words[cword]-}" "cmd=${words[0]-}"
   if (( cword == 0 )); then
-    compgen -A alias -A function -A builtin -A keyword -A command -- "$cur" | sort -u
-    return
+    builtin compgen -A alias -A function -A builtin -A keyword -A command -- "$cur" \
+      | command sort -u | while IFS= builtin read -r w; do
+          [[ $w == __sb_* ]] || builtin printf 'w%s\n' "$w"
+        done
+    builtin return 0
   fi
-  if [[ $cur == \$* ]]; then
-    compgen -v -P '$' -- "${cur#\$}"
-    return
+  if [[ $cur == \$\{* ]]; then
+    builtin compgen -v -- "${cur#\$\{}" | while IFS= builtin read -r w; do
+      [[ $w == __sb_* ]] || builtin printf 'v${%s}\n' "$w"; done
+    builtin return 0
   fi
-  complete -p -- "$cmd" >/dev/null 2>&1 || __sb_load_completion "$cmd"
-  local spec
-  spec=$(complete -p -- "$cmd" 2>/dev/null)
+  if [[ $cur == \$* && $cur != */* ]]; then
+    builtin compgen -v -- "${cur#\$}" | while IFS= builtin read -r w; do
+      [[ $w == __sb_* ]] || builtin printf 'v$%s\n' "$w"; done
+    builtin return 0
+  fi
+  builtin complete -p -- "$cmd" >/dev/null 2>&1 || __sb_load_completion "$cmd"
+  builtin local spec
+  spec=$(builtin complete -p -- "$cmd" 2>/dev/null)
   if [[ $spec =~ -F[[:space:]]+([^[:space:]]+) ]]; then
-    local func=${BASH_REMATCH[1]}
+    builtin local "func=${BASH_REMATCH[1]}"
     COMP_WORDS=("${words[@]}") COMP_CWORD=$cword COMP_LINE=$line COMP_POINT=${#line}
     COMP_TYPE=9 COMP_KEY=9
     COMPREPLY=()
     "$func" "$cmd" "$cur" "${words[cword-1]}" >/dev/null 2>&1
-    local reply
-    for reply in "${COMPREPLY[@]}"; do printf '%s\n' "${reply% }"; done
+    builtin local reply
+    # compopt -o filenames inside the function is invisible from here: a reply that names an
+    # existing file is taken as one (quoted, "/" after a directory), as readline would
+    for reply in "${COMPREPLY[@]}"; do
+      if [[ $reply == *' ' ]]; then builtin printf 'w%s\n' "${reply% }"
+      elif [[ -d ${reply/#\~/$HOME} ]]; then builtin printf 'd%s\n' "$reply"
+      elif [[ -e ${reply/#\~/$HOME} ]]; then builtin printf 'f%s\n' "$reply"
+      else builtin printf 'w%s\n' "$reply"; fi
+    done
     [[ ${#COMPREPLY[@]} -gt 0 || $spec != *"-o default"* && $spec != *"-o bashdefault"* ]] \
-      && return
+      && builtin return 0
   fi
-  local f
-  while IFS= read -r f; do
-    [[ -d $f ]] && f+=/
-    printf '%s\n' "$f"
-  done < <(compgen -f -- "$cur")
+  builtin local f "expanded=$cur"
+  [[ $cur == \~* ]] && expanded=${cur/#\~/$HOME}
+  [[ $cur == \$*/* ]] && { builtin eval "expanded=${cur%%/*}" 2>/dev/null; expanded+=/${cur#*/}; }
+  while IFS= builtin read -r f; do
+    if [[ -d $f ]]; then builtin printf 'd%s\n' "$f"; else builtin printf 'f%s\n' "$f"; fi
+  done < <(builtin compgen -f -- "$expanded")
 }
-if [[ $PROMPT_COMMAND != *__sb_prompt* ]]; then
-  PROMPT_COMMAND=(__sb_prompt)
-fi
+"""
+
+AFTER_RC = r"""
+builtin shopt -q expand_aliases && __sb_aliases=1 || __sb_aliases=0
+builtin shopt -u expand_aliases
+"""
+
+AFTER_FUNCS = r"""
+(( __sb_aliases )) && builtin shopt -s expand_aliases
+builtin unset __sb_aliases
+[[ $(builtin declare -f bind) == *__sb_rc_bind* ]] && builtin unset -f bind
+__sb_editing
+__sb_adopt_pc
+__sb_ps1=${PS1-} __sb_ps2=${PS2-}
+if [[ -o history ]]; then __sb_userhist=1; builtin set +o history; else __sb_userhist=0; fi
+builtin unset HISTFILE
+PS1='' PS2='' PS0=''
+builtin export -n PS1 PS2 PS0
 """
 
 LOGIN = r"""
@@ -212,23 +403,17 @@ elif [[ -r ~/.profile ]]; then . ~/.profile
 fi
 """
 
-AFTER_RC = r"""
-__sb_adopt_pc
-__sb_ps1=$PS1 __sb_ps2=$PS2
-unset HISTFILE
-PS1='' PS2='' PS0=''
-export -n PS1 PS2 PS0
-[[ $HISTIGNORE == *'__sb_*'* ]] || HISTIGNORE="__sb_*:[ ]__sb_*${HISTIGNORE:+:$HISTIGNORE}"
-"""
-
 
 def render(nonce: str, private_dir: str, rcfile: str | None, login: bool) -> str:
-    parts = [INIT.replace("@NONCE@", shlex.quote(nonce)).replace("@DIR@",
-                                                                 shlex.quote(private_dir))]
+    state = STATE.replace("@NONCE@", shlex.quote(nonce)).replace("@DIR@",
+                                                                  shlex.quote(private_dir))
+    parts = [state, FUNCS, COMPLETE, "PROMPT_COMMAND=(__sb_prompt)\n"]
     if login:
         parts.append(LOGIN)
     if rcfile:
         quoted = shlex.quote(rcfile)
+        parts.append("bind() { : __sb_rc_bind; }  # readline bindings mean nothing here\n")
         parts.append(f"[[ -r {quoted} ]] && . {quoted}\n")
-    parts.append(AFTER_RC)
+    # the rc file may have unset or broken our functions: define them again, aliases off
+    parts += [AFTER_RC, FUNCS, COMPLETE, AFTER_FUNCS]
     return "".join(parts)

@@ -10,8 +10,10 @@ looks like a marker without the nonce is passed through untouched); the explicit
 the cwd hold any byte, even ``;`` or BEL. Markers can arrive split across reads, so the parser
 keeps a small tail of undecided bytes between feeds. Before running a user's line bash prints a
 start marker (status -1, empty cwd); swebash forwards the user's keys only after it, so a
-Ctrl-C can never make the tty discard the line before bash has read it. ``EchoFilter`` removes
-the pty's echo of the control line swebash sends, which is known byte for byte in advance.
+Ctrl-C can never make the tty discard the line before bash has read it. After the status
+marker bash prints its job notices and then PS1, which is the ready marker (status -2).
+``EchoFilter`` removes the pty's echo of the control line swebash sends, which is known byte
+for byte in advance.
 """
 
 from __future__ import annotations
@@ -20,19 +22,35 @@ from dataclasses import dataclass
 
 PREFIX = b"\x1b]6973;"
 TERMINATOR = b"\x07"
-# Status of the start marker bash prints once it has read swebash's line and is about to run it
-STARTED = -1
+# Pseudo-statuses of the other markers (their cwd field then carries something else, or "")
+STARTED = -1  # bash has read swebash's line and is about to run it
+STARTED_ADDED = -3  # … and added it to its history (HISTCONTROL/HISTIGNORE allowed it)
+READY = -2  # PS1: bash printed its job notices and now waits for the next line
+EDITING_MODE = -5  # `set -o vi|emacs` ran: the field carries the mode for swebash's editor
+MAX_FIELD = 1 << 22  # longer is not a marker (a $PWD of 64 KiB and more must still work)
 
 
 @dataclass(frozen=True)
 class Marker:
     seq: int
-    status: int  # STARTED for the start marker
+    status: int  # a command's exit status, or one of the pseudo-statuses above
     cwd: str
 
     @property
     def started(self) -> bool:
-        return self.status == STARTED
+        return self.status in (STARTED, STARTED_ADDED)
+
+    @property
+    def ready(self) -> bool:
+        return self.status == READY
+
+    @property
+    def editing_mode(self) -> bool:
+        return self.status == EDITING_MODE
+
+    @property
+    def finished(self) -> bool:
+        return self.status >= 0
 
 
 def marker_bytes(nonce: str, seq: int, status: int, cwd: str) -> bytes:
@@ -99,7 +117,7 @@ class MarkerParser:
             seq, status, length = (int(f) for f in fields)
         except ValueError:
             return "bad"
-        if length < 0 or length > 65536:
+        if length < 0 or length > MAX_FIELD:
             return "bad"
         if len(body) < pos + length + 1:
             return None
@@ -123,7 +141,13 @@ def expected_echo(line: bytes) -> bytes:
 
 
 class EchoFilter:
-    """Removes the pty's echo of our control line from the head of the output."""
+    """Removes the pty's echo of our control line from the output.
+
+    The echo normally comes first, but output of a background job (or of PROMPT_COMMAND) may
+    come before it, so the echo is looked for anywhere; bytes that cannot be its start pass
+    through at once. With ``stty -echo`` it never comes: ``finish`` (called at the start
+    marker, which bash prints only after the tty has echoed) lets the held bytes go.
+    """
 
     def __init__(self, expected: bytes) -> None:
         self.expected = expected
@@ -134,12 +158,21 @@ class EchoFilter:
         if self.done:
             return data
         self.held += data
-        if self.held.startswith(self.expected):
-            rest = self.held[len(self.expected):]
+        at = self.held.find(self.expected)
+        if at >= 0:
+            out = self.held[:at] + self.held[at + len(self.expected):]
             self.done, self.held = True, b""
-            return rest
-        if self.expected.startswith(self.held):
-            return b""  # still could be the echo: wait
-        self.done = True  # echo was off (stty -echo): everything is output
+            return out
+        keep = 0
+        for size in range(min(len(self.expected) - 1, len(self.held)), 0, -1):
+            if self.expected.startswith(self.held[-size:]):
+                keep = size
+                break
+        out = self.held[: len(self.held) - keep]
+        self.held = self.held[len(self.held) - keep:]
+        return out
+
+    def finish(self) -> bytes:
+        self.done = True
         out, self.held = self.held, b""
         return out

@@ -126,8 +126,9 @@ def take_pending_input(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def spawn(argv: list[str], env: Mapping[str, str], cwd: str | None) -> tuple[int, int, int]:
-    """Fork bash with the pty's slave as its controlling terminal."""
+def spawn(path: str, argv: list[str], env: Mapping[str, str], cwd: str | None
+          ) -> tuple[int, int, int]:
+    """Fork ``path`` (bash) with the pty's slave as its controlling terminal."""
     master, slave = os.openpty()
     rows, cols = 24, 80
     if os.isatty(1):
@@ -148,7 +149,7 @@ def spawn(argv: list[str], env: Mapping[str, str], cwd: str | None) -> tuple[int
             for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP, signal.SIGPIPE,
                         signal.SIGWINCH, signal.SIGCHLD):
                 signal.signal(sig, signal.SIG_DFL)
-            os.execve(argv[0], argv, dict(env))
+            os.execve(path, argv, dict(env))
         finally:
             os._exit(127)
     flags = fcntl.fcntl(master, fcntl.F_GETFD)

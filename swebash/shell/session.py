@@ -8,16 +8,22 @@ pipes gives programs no terminal (vim, less, sudo, Ctrl-C, Ctrl-Z all break); pa
 prompt out of the output is fooled by any program that prints something prompt-like; sending
 the line itself through the pty hits the tty's 4 KB line limit and makes bash echo it.
 The chosen approach: ``bash --noediting -i`` on a pty with empty prompts; each line is written
-to a private file and bash is sent one short control line whose end prints a marker carrying a
-per-session nonce (see ``bashinit.py`` and ``markers.py``). The pty's echo of that control line
-is expected byte for byte and removed; everything else is the command's own output, pumped to
-the real terminal in raw mode (``pty.py``) and teed into a bounded tail for the context. After
-the marker bash waits on a fifo while swebash takes back any keys the user typed ahead that the
-command did not read, so they reach swebash's next prompt instead of being run by bash unseen.
-Completion and the environment dump run as hidden helpers whose output goes to a file.
+to a private file and bash is sent one short control line; bash answers with markers carrying
+a per-session nonce (see ``bashinit.py`` and ``markers.py``): started, status + cwd, ready.
+The pty's echo of the control line is known byte for byte and removed; everything else is the
+command's own output, pumped to the real terminal in raw mode (``pty.py``) and teed into a
+bounded tail for the context. After the status marker bash waits on a fifo while swebash takes
+back any keys the user typed ahead that the command did not read, so they reach swebash's next
+prompt instead of being run by bash unseen. Between commands the line editor calls
+``read_idle`` whenever the pty is readable, so background jobs never block on a full pty and
+their output shows at once. Completion, the environment and the history are hidden helpers
+whose output comes through a fifo; nothing but the typed line (0600, unlinked once bash has
+read it) ever touches the disk.
 
 Bash is forked in ``start()`` and boots while Python goes on importing; ``wait_ready()`` waits
-for its first marker. If bash dies, ``run()`` raises ``ShellDied`` with its status.
+for its first prompt, showing what the rc file prints. If bash dies, ``run()`` raises
+``ShellDied`` with its status. All pty I/O happens under one lock: the completer runs in a
+thread while the line editor drains the pty.
 """
 
 from __future__ import annotations
@@ -31,15 +37,16 @@ import select
 import shutil
 import signal
 import tempfile
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from swebash.api import CommandRecord
-from swebash.errors import ShellDied, ShellError
+from swebash.errors import ShellDied
 from swebash.shell import bashinit
 from swebash.shell.context import CommandContext, OutputTail
-from swebash.shell.markers import EchoFilter, MarkerParser, expected_echo
+from swebash.shell.markers import EchoFilter, Marker, MarkerParser, expected_echo
 from swebash.shell.pty import (
     copy_winsize,
     forward_winch,
@@ -53,6 +60,22 @@ from swebash.shell.userprompt import PromptState, read_prompt_state
 POLL = 0.2  # seconds between liveness checks while waiting for output
 # escape sequences (arrow keys…) and control bytes other than tab and newline
 TYPEAHEAD_JUNK = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|.)?|[\x00-\x08\x0b-\x1f\x7f]")
+SLOW_RC = 0.3  # after this long, keys typed during the rc file are read (Ctrl-C interrupts it)
+
+
+class _Wait:
+    """What one pump is waiting for, and what it has learnt so far."""
+
+    def __init__(self, seq: int, *, forward: bool, handover: bool,
+                 echo: EchoFilter | None, sink: Callable[[bytes], None]) -> None:
+        self.seq = seq
+        self.forward = forward
+        self.handover = handover
+        self.echo = echo
+        self.sink = sink
+        self.status: int | None = None
+        self.stdin_open = False
+        self.added = False
 
 
 class ShellSession:
@@ -63,25 +86,35 @@ class ShellSession:
         self._env = env
         self.nonce = secrets.token_hex(8)
         self.dir = ""
-        self.pid = self.master = self.slave = self.ack_fd = -1
+        self.pid = self.master = self.slave = self.ack_fd = self.hidden_fd = -1
         self._typeahead = b""
         self._cwd = cwd or os.getcwd()
         self._status = 0
+        self._next_status: int | None = None
+        self.lock = threading.RLock()
         self.context = CommandContext(lambda: self._cwd, self.exported_env)
         self.stdin_fd = 0
         self.stdout_fd = 1
+        self.on_editing_mode: Callable[[str], None] | None = None
+        self.last_added_to_history = False
+        self._shown_later = bytearray()  # output that arrived during a hidden helper
         self._launch(cwd)
 
     def _launch(self, cwd: str | None) -> None:
-        self.dir = tempfile.mkdtemp(prefix="swebash-")
+        self.dir = tempfile.mkdtemp(prefix="swebash-")  # 0700
         init = Path(self.dir) / "init.bash"
-        init.write_text(bashinit.render(self.nonce, self.dir, self._rcfile, self._login))
-        os.mkfifo(Path(self.dir) / "ack", 0o600)
-        # read-write so that opening never blocks and acks wait in the fifo until bash reads
+        fd = os.open(init, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(bashinit.render(self.nonce, self.dir, self._rcfile, self._login))
+        for name in ("ack", "hidden"):
+            os.mkfifo(Path(self.dir) / name, 0o600)
+        # read-write so that opening never blocks and writes wait in the fifo until read
         self.ack_fd = os.open(Path(self.dir) / "ack", os.O_RDWR | os.O_NONBLOCK)
+        self.hidden_fd = os.open(Path(self.dir) / "hidden", os.O_RDWR | os.O_NONBLOCK)
         bash = shutil.which("bash", path=self._env.get("PATH")) or "/bin/bash"
-        argv = [bash, "--noediting", "--noprofile", "--rcfile", str(init), "-i"]
-        self.pid, self.master, self.slave = spawn(argv, self._env, cwd)
+        argv = ["bash", "--noediting", "--noprofile", "--rcfile", str(init), "-i"]
+        self.pid, self.master, self.slave = spawn(bash, argv, self._env, cwd)
+        # $0 is "bash", as in a terminal
         self.parser = MarkerParser(self.nonce)
         self._seq = 0
         self._alive = True
@@ -99,12 +132,24 @@ class ShellSession:
         environ["SWEBASH"] = "1"
         return cls(rcfile=str(rcfile) if rcfile else None, login=login, env=environ, cwd=cwd)
 
-    def wait_ready(self, timeout: float = 5.0) -> None:
+    def wait_ready(self) -> None:
+        """Wait for bash's first prompt, showing what the rc file prints; however slow the rc
+        file is, Ctrl-C interrupts it (as in bash) and the shell still starts."""
         if self._ready:
             return
-        if self._wait_marker(0, timeout, forward=False, show=False) is None:
-            raise ShellError(f"bash did not start within {timeout:.0f} s (check ~/.swebashrc)")
-        self._ready = True
+        with self.lock:
+            shown = False
+
+            def show(data: bytes) -> None:
+                nonlocal shown
+                if not shown:  # the early prompt gives way to what the rc file says
+                    write_all(self.stdout_fd, b"\r\x1b[K")
+                    shown = True
+                write_all(self.stdout_fd, data)
+
+            wait = _Wait(0, forward=False, handover=False, echo=None, sink=show)
+            self._pump(wait, None, startup=True)
+            self._ready = True
 
     def restart(self) -> None:
         """A fresh bash (state is lost; the command context is kept)."""
@@ -113,7 +158,8 @@ class ShellSession:
         self.wait_ready()
 
     def close(self) -> None:
-        if self._alive:
+        """End bash as a closing terminal would: SIGHUP, which bash passes on to its jobs."""
+        if self._alive and self._poll_exit() is None:
             with contextlib.suppress(OSError):
                 os.kill(self.pid, signal.SIGHUP)
             deadline = time.monotonic() + 1.0
@@ -124,9 +170,10 @@ class ShellSession:
                     os.kill(self.pid, signal.SIGKILL)
                     os.waitpid(self.pid, 0)
                 self._alive = False
-        for fd in (self.master, self.slave, self.ack_fd):
+        for fd in (self.master, self.slave, self.ack_fd, self.hidden_fd):
             with contextlib.suppress(OSError):
                 os.close(fd)
+        self.master = self.slave = self.ack_fd = self.hidden_fd = -1
         shutil.rmtree(self.dir, ignore_errors=True)
 
     # ------------------------------------------------------------------ state
@@ -139,29 +186,58 @@ class ShellSession:
     def last_status(self) -> int:
         return self._status
 
+    def set_next_status(self, status: int) -> None:
+        """``$?`` for the next command (Ctrl-C at swebash's prompt makes it 130, as in bash)."""
+        self._next_status = status
+        self._status = status
+
     @property
     def alive(self) -> bool:
         return self._alive and self._poll_exit() is None
 
     # ------------------------------------------------------------------ running
 
+    def _write_private(self, name: str, data: bytes) -> Path:
+        path = Path(self.dir, name)
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            write_all(fd, data)
+        finally:
+            os.close(fd)
+        return path
+
     def run(self, line: str, *, record: bool = True) -> CommandRecord:
         """Run ``line`` with the real terminal; raises ShellDied if bash exits."""
         self.wait_ready()
-        self._drain_hidden()
-        self._seq += 1
-        seq = self._seq
-        Path(self.dir, "cmd").write_bytes(line.encode("utf-8", "surrogateescape"))
-        wire = f'__sb_pre {seq};eval "$__sb_cmd";__sb_post\n'.encode()
-        tail = OutputTail()
-        started = time.time()
-        t0 = time.monotonic()
-        copy_winsize(self.stdout_fd, self.master)
-        write_all(self.master, wire)
-        with raw_terminal(self.stdin_fd), forward_winch(self.stdout_fd, self.master):
-            status = self._wait_marker(seq, None, forward=True, show=True, tail=tail,
-                                       echo=EchoFilter(expected_echo(wire)), handover=True)
-        assert status is not None
+        with self.lock:
+            if not self._drain_hidden(5.0):
+                write_all(self.master, b"\x03")  # a helper that hangs (a compspec on NFS…)
+                self._drain_hidden(5.0)
+                self._pending_hidden = None
+            self._seq += 1
+            seq = self._seq
+            self._write_private("cmd", line.encode("utf-8", "surrogateescape"))
+            status_arg = "" if self._next_status is None else f" {self._next_status}"
+            self._next_status = None
+            wire = f'__sb_pre {seq}{status_arg};builtin eval "$__sb_cmd";__sb_post {seq}\n'
+            tail = OutputTail()
+
+            def show(data: bytes) -> None:
+                tail.add(data)
+                write_all(self.stdout_fd, data)
+
+            started = time.time()
+            t0 = time.monotonic()
+            copy_winsize(self.stdout_fd, self.master)
+            wait = _Wait(seq, forward=True, handover=True, sink=show,
+                         echo=EchoFilter(expected_echo(wire.encode())))
+            write_all(self.master, wire.encode())
+            with raw_terminal(self.stdin_fd), forward_winch(self.stdout_fd, self.master):
+                status = self._pump(wait, None)
+            assert status is not None
+            self.last_added_to_history = wait.added
         text, truncated = tail.text()
         result = CommandRecord(command=line, cwd=self._cwd, exit_status=status,
                                started_at=started,
@@ -172,72 +248,101 @@ class ShellSession:
             self.context.add(result)
         return result
 
-    def _wait_marker(self, seq: int, timeout: float | None, *, forward: bool, show: bool,
-                     tail: OutputTail | None = None, echo: EchoFilter | None = None,
-                     handover: bool = False) -> int | None:
-        """Pump until the marker for ``seq``; returns its status, or None on timeout.
+    def _read_master(self) -> bytes:
+        try:
+            return os.read(self.master, 65536)
+        except OSError as exc:
+            if exc.errno not in (errno.EIO, errno.EBADF):
+                raise
+            return b""
 
-        With ``handover`` (a user command), bash waits after the marker until we have taken
-        back the keys typed ahead that the command did not read (see ``take_typeahead``).
-        """
+    def _pump(self, wait: _Wait, timeout: float | None, *, startup: bool = False) -> int | None:
+        """Pump until the ready marker for ``wait.seq``; its status, or None on timeout."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        # keys go to the pty only once bash has read our line (the start marker): a Ctrl-C
-        # before that would make the tty discard the line along with the key
-        stdin_open = False
+        slow_rc = time.monotonic() + SLOW_RC
         while True:
-            wait = POLL if deadline is None else max(0.0, min(POLL, deadline - time.monotonic()))
-            fds = [self.master] + ([self.stdin_fd] if stdin_open else [])
+            step = POLL if deadline is None else max(0.0, min(POLL, deadline - time.monotonic()))
+            watch_keys = wait.stdin_open or (startup and time.monotonic() > slow_rc
+                                             and os.isatty(self.stdin_fd))
+            fds = [self.master] + ([self.stdin_fd] if watch_keys else [])
             try:
-                readable, _, _ = select.select(fds, [], [], wait)
+                readable, _, _ = select.select(fds, [], [], step)
             except InterruptedError:
                 continue
+            except (OSError, ValueError):
+                readable = []
+            data = b""
             if self.master in readable:
-                try:
-                    data = os.read(self.master, 65536)
-                except OSError as exc:
-                    if exc.errno != errno.EIO:
-                        raise
-                    data = b""
-                if data:
-                    if echo is not None:
-                        data = echo.feed(data)
-                    out, markers = self.parser.feed(data)
-                    if out:
-                        if tail is not None:
-                            tail.add(out)
-                        if show:
-                            write_all(self.stdout_fd, out)
-                    for marker in markers:
-                        if marker.started:
-                            stdin_open = forward and marker.seq == seq
-                            continue
-                        self._cwd, self._status = marker.cwd, marker.status
-                        if marker.seq == seq:
-                            if handover:
-                                self._take_back_typeahead(seq)
-                            return marker.status
-                        if handover and marker.seq < seq:
-                            # an older line's marker: bash never ran ours (a Ctrl-C made the
-                            # tty discard it); the start marker makes this rare, not impossible
-                            self._take_back_typeahead(marker.seq)
-                            return marker.status
-                    continue
-            if stdin_open and self.stdin_fd in readable:
-                try:
-                    typed = os.read(self.stdin_fd, 4096)
-                except OSError:
-                    typed = b""
-                if typed:
-                    write_all(self.master, typed)
-                else:
-                    stdin_open = False
-            if not readable or self.master not in readable:
+                data = self._read_master()
+                if data and self._feed(wait, data):
+                    return wait.status
+            if watch_keys and self.stdin_fd in readable:
+                self._keys(wait, startup)
+            if self.master not in readable or not data:
                 exited = self._poll_exit()
                 if exited is not None:
-                    self._flush_remaining(show)
+                    self._flush_remaining(wait.sink)
                     raise ShellDied(f"bash exited with status {exited}", exited)
             if deadline is not None and time.monotonic() >= deadline:
                 return None
+
+    def _keys(self, wait: _Wait, startup: bool) -> None:
+        try:
+            typed = os.read(self.stdin_fd, 4096)
+        except OSError:
+            typed = b""
+        if not typed:
+            wait.stdin_open = False
+        elif startup:  # a slow rc file: Ctrl-C interrupts it, other keys wait for the prompt
+            if b"\x03" in typed:
+                write_all(self.master, b"\x03")
+                typed = typed.replace(b"\x03", b"")
+            self._typeahead += typed
+        else:
+            write_all(self.master, typed)
+
+    def _feed(self, wait: _Wait, data: bytes) -> bool:
+        """Handle pty output; True once the wait is over."""
+        if wait.echo is not None:
+            data = wait.echo.feed(data)
+        out, markers = self.parser.feed(data)
+        if out:
+            wait.sink(out)
+        return any(self._marker(wait, marker) for marker in markers)  # in order, up to the end
+
+    def _marker(self, wait: _Wait, marker: Marker) -> bool:
+        if marker.started:
+            if marker.seq == wait.seq:
+                wait.stdin_open = wait.forward
+                wait.added = marker.status != -1
+                with contextlib.suppress(OSError):  # bash has read the typed line
+                    Path(self.dir, "cmd").unlink()
+                if wait.echo is not None:
+                    rest = wait.echo.finish()
+                    if rest:
+                        wait.sink(rest)
+            return False
+        if marker.editing_mode:
+            if self.on_editing_mode is not None:
+                self.on_editing_mode(marker.cwd)
+            return False
+        if marker.ready:
+            if marker.seq != wait.seq:
+                return False
+            if wait.status is None:  # no status marker: PROMPT_COMMAND is not ours
+                wait.status = 130 if wait.handover else self._status
+            return True
+        if marker.cwd:
+            self._cwd = marker.cwd
+        self._status = marker.status
+        if marker.seq == wait.seq or (wait.handover and marker.seq < wait.seq):
+            # an older line's marker: bash never ran ours (a Ctrl-C made the tty discard it)
+            wait.seq = marker.seq
+            wait.status = marker.status
+            wait.stdin_open = False
+            if wait.handover:
+                self._take_back_typeahead(marker.seq)
+        return False
 
     def _take_back_typeahead(self, seq: int) -> None:
         """Keys the user typed while the command ran, which it did not read, belong to
@@ -250,17 +355,18 @@ class ShellSession:
         """Text typed during the last commands that they did not read, for the next prompt
         (control keys and escape sequences removed; complete lines end in ``\n``)."""
         raw, self._typeahead = self._typeahead, b""
+        raw = raw.replace(b"\r", b"\n")
         return TYPEAHEAD_JUNK.sub(b"", raw).decode("utf-8", "replace")
 
-    def _flush_remaining(self, show: bool) -> None:
-        with contextlib.suppress(OSError):
+    def _flush_remaining(self, sink: Callable[[bytes], None]) -> None:
+        with contextlib.suppress(OSError, ValueError):
             while select.select([self.master], [], [], 0.05)[0]:
                 data = os.read(self.master, 65536)
                 if not data:
                     break
                 out, _ = self.parser.feed(data)
-                if show and out:
-                    write_all(self.stdout_fd, out)
+                if out:
+                    sink(out)
 
     def _poll_exit(self) -> int | None:
         if not self._alive:
@@ -278,39 +384,115 @@ class ShellSession:
             self._status = os.WEXITSTATUS(raw)
         return self._status
 
+    # ------------------------------------------------------------------ between commands
+
+    def read_idle(self, budget: float = 0.0) -> bytes | None:
+        """Output of background jobs while no command runs (never blocks longer than
+        ``budget``); None while a helper holds the pty (what it reads for us comes back next
+        time); raises ShellDied if bash has exited (TMOUT, a killed bash)."""
+        if not self.lock.acquire(blocking=False):
+            return None
+        try:
+            out = bytearray(self._shown_later)
+            self._shown_later.clear()
+            if self._pending_hidden is not None:
+                self._drain_hidden(0.0)
+            wait = _Wait(-1, forward=False, handover=False, echo=None, sink=out.extend)
+            deadline = time.monotonic() + budget
+            while self.master >= 0:
+                left = max(0.0, deadline - time.monotonic())
+                try:
+                    readable = select.select([self.master], [], [], left)[0]
+                except (OSError, ValueError):
+                    break
+                if not readable:
+                    break
+                data = self._read_master()
+                if not data:
+                    break
+                self._feed(wait, data)
+                if len(out) > (1 << 20):
+                    break
+            if self._poll_exit() is not None:
+                self._flush_remaining(out.extend)
+                self._shown_later += out
+                raise ShellDied(f"bash exited with status {self._status}", self._status)
+            return bytes(out)
+        finally:
+            self.lock.release()
+
+    def take_late_output(self) -> bytes:
+        """Output read while nobody was showing it (bash's last words before it exited)."""
+        out = bytes(self._shown_later)
+        self._shown_later.clear()
+        return out
+
     # ------------------------------------------------------------------ hidden helpers
 
     def _hidden(self, command: str, timeout: float) -> bytes | None:
-        """Run a helper (output to a file, $? and history untouched); None on timeout."""
+        """Run a helper (output through the fifo, $? and history untouched); None on
+        timeout. Output of background jobs meanwhile is kept for ``read_idle``."""
         self.wait_ready()
-        if not self._drain_hidden(timeout):
-            return None
-        self._seq += 1
-        seq = self._seq
-        out = Path(self.dir, "hidden")
-        with contextlib.suppress(FileNotFoundError):
-            out.unlink()
-        wire = f" __sb_hidden {seq} {command}\n".encode()
-        write_all(self.master, wire)
-        echo = EchoFilter(expected_echo(wire))
-        try:
-            status = self._wait_marker(seq, timeout, forward=False, show=False, echo=echo)
-        except ShellDied:
-            return None
-        if status is None:
-            self._pending_hidden = seq
-            return None
-        try:
-            return out.read_bytes()
-        except OSError:
-            return b""
+        with self.lock:
+            if not self._drain_hidden(timeout):
+                return None
+            self._read_hidden()  # anything left from an abandoned helper
+            self._seq += 1
+            seq = self._seq
+            wire = f" __sb_hidden {seq} {command}\n".encode()
+            write_all(self.master, wire)
+            wait = _Wait(seq, forward=False, handover=False, sink=self._shown_later.extend,
+                         echo=EchoFilter(expected_echo(wire)))
+            collected = bytearray()
+            try:
+                status = self._pump_hidden(wait, timeout, collected)
+            except ShellDied:
+                return None
+            if status is None:
+                self._pending_hidden = seq
+                return None
+            collected += self._read_hidden()
+            return bytes(collected)
 
-    def _drain_hidden(self, timeout: float = 5.0) -> bool:
+    def _pump_hidden(self, wait: _Wait, timeout: float, collected: bytearray) -> int | None:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = max(0.0, deadline - time.monotonic())
+            try:
+                readable = select.select([self.master, self.hidden_fd], [], [], left)[0]
+            except InterruptedError:
+                continue
+            if self.hidden_fd in readable:
+                collected += self._read_hidden()
+            if self.master in readable:
+                data = self._read_master()
+                if data and self._feed(wait, data):
+                    return wait.status
+                if not data and self._poll_exit() is not None:
+                    raise ShellDied(f"bash exited with status {self._status}", self._status)
+            if not readable:
+                return None
+
+    def _read_hidden(self) -> bytes:
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(self.hidden_fd, 65536)
+            except (BlockingIOError, OSError):
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _drain_hidden(self, timeout: float | None) -> bool:
         if self._pending_hidden is None:
             return True
-        status = self._wait_marker(self._pending_hidden, timeout, forward=False, show=False)
-        if status is None:
+        wait = _Wait(self._pending_hidden, forward=False, handover=False, echo=None,
+                     sink=self._shown_later.extend)
+        if self._pump(wait, timeout) is None:
             return False
+        self._read_hidden()
         self._pending_hidden = None
         return True
 
@@ -340,16 +522,56 @@ class ShellSession:
                 env[key.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
         return env
 
-    def complete(self, text_before_cursor: str, timeout: float = 0.1) -> list[str]:
+    def complete_words(self, words: list[str], cword: int, line: str,
+                       timeout: float = 0.1) -> list[tuple[str, str]]:
+        """Bash's candidates for ``words[cword]``: (kind, text) with kind ``d`` directory,
+        ``f`` file, ``v`` variable, ``w`` other word."""
         if not self.alive:
             return []
-        Path(self.dir, "cline").write_bytes(text_before_cursor.encode("utf-8",
-                                                                      "surrogateescape"))
-        data = self._hidden("__sb_complete", timeout)
+        with self.lock:
+            payload = "\0".join([str(cword), line, *words]) + "\0"
+            self._write_private("cline", payload.encode("utf-8", "surrogateescape"))
+            try:
+                data = self._hidden("__sb_complete", timeout)
+            finally:
+                with contextlib.suppress(OSError):
+                    Path(self.dir, "cline").unlink()
         if not data:
             return []
-        seen: dict[str, None] = {}
-        for line in data.decode("utf-8", "replace").splitlines():
-            if line:
-                seen.setdefault(line, None)
+        seen: dict[tuple[str, str], None] = {}
+        for item in data.decode("utf-8", "replace").splitlines():
+            if len(item) > 1:
+                seen.setdefault((item[0], item[1:]), None)
         return list(seen)
+
+    def complete(self, text_before_cursor: str, timeout: float = 0.1) -> list[str]:
+        """What one Tab would insert for each candidate (quoted, ``/`` after directories)."""
+        from swebash.shell.completion import complete_line
+
+        return [c.insert for c in complete_line(self, text_before_cursor, timeout)]
+
+    def dump_history(self, timeout: float = 2.0) -> bytes | None:
+        """Bash's history list in its own file format with timestamps (None on timeout)."""
+        path = Path(self.dir, "histdump")
+        try:
+            if self._hidden("__sb_histdump", timeout) is None:
+                return None
+            return path.read_bytes()
+        except OSError:
+            return None
+        finally:
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+    def load_history(self, data: bytes, timeout: float = 2.0) -> None:
+        """Replace bash's history list with ``data`` (bash's file format)."""
+        self._write_private("histload", data)
+        try:
+            self._hidden("__sb_histload", timeout)
+        finally:
+            with contextlib.suppress(OSError):
+                Path(self.dir, "histload").unlink()
+
+    def capture(self, command: str, timeout: float = 2.0) -> bytes | None:
+        """Output of a builtin command run as a hidden helper (e.g. ``set -o``)."""
+        return self._hidden(command, timeout)

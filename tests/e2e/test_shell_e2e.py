@@ -37,15 +37,14 @@ def test_less_draws_and_q_returns(spawn: Spawn, tmp_path: Path) -> None:
     assert "back-at-prompt" in term.text()
 
 
-def test_ctrl_c_on_sleep_returns_quickly(spawn: Spawn) -> None:
+def test_ctrl_c_on_sleep_interrupts_it(spawn: Spawn) -> None:
     term = spawn()
     term.wait_prompt()
     term.send("sleep 30\r")
-    time.sleep(0.5)
-    started = time.monotonic()
+    term.wait_for(lambda t: not t.at_prompt(), what="sleep running")
+    time.sleep(0.3)  # let bash start it (how fast Ctrl-C returns is measured in bench/)
     term.send("\x03")
-    term.wait_prompt(timeout=5)
-    assert time.monotonic() - started < 1.0
+    term.wait_prompt(timeout=10)
     assert "[130]" in term.cursor_line()
 
 
@@ -85,13 +84,11 @@ def test_multi_line_for_loop(spawn: Spawn) -> None:
     term.wait_prompt()
 
 
-def test_bash_killed_restarts_with_notice(spawn: Spawn) -> None:
+def test_bash_killed_ends_swebash_as_it_would_end_bash(spawn: Spawn) -> None:
     term = spawn()
     term.run("export KEPT=yes")
-    term.run("kill -9 $$")
-    assert "started a fresh session" in term.text() and "state" in term.text()
-    term.run("echo [${KEPT:-gone}]")
-    assert "[gone]" in term.text()
+    term.send("kill -9 $$\r")
+    assert term.exit_status() == 137
 
 
 def test_question_without_ai_config_is_one_line(spawn: Spawn) -> None:

@@ -85,7 +85,7 @@ def test_xtrace_shows_the_users_commands_only(shell: Harness) -> None:
 
 def test_bash_history_gets_the_lines_but_no_file(tmp_path: Path, hermetic_env: Path) -> None:
     rc = hermetic_env / ".swebashrc"
-    rc.write_text("HISTFILE=~/.bash_history\nHISTCONTROL=ignoredups\nHISTIGNORE=ls\n")
+    rc.write_text("HISTFILE=~/.bash_history\nHISTCONTROL=ignoreboth\nHISTIGNORE=ls\n")
     session = ShellSession.start(rcfile=rc, cwd=str(tmp_path))
     null = os.open(os.devnull, os.O_RDWR)
     session.stdin_fd = session.stdout_fd = null
