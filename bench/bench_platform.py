@@ -27,7 +27,7 @@ from _pty import ROOT, SWEBASH, Pty, prompt_shown, quiet_env  # noqa: E402
 
 from tests.fakes.server import FakeServer  # noqa: E402
 
-ROUNDS = 5
+ROUNDS = 7
 
 
 def make_home(mcp: bool) -> str:
@@ -35,8 +35,9 @@ def make_home(mcp: bool) -> str:
     config = os.path.join(home, ".config", "swebash")
     os.makedirs(config)
     os.makedirs(os.path.join(home, ".local", "state"))
-    if mcp:
-        with open(os.path.join(config, "config.toml"), "w", encoding="utf-8") as handle:
+    with open(os.path.join(config, "config.toml"), "w", encoding="utf-8") as handle:
+        handle.write("[ai]\nautocomplete = false\n\n")  # both homes parse a config file
+        if mcp:
             for name in ("one", "two"):
                 handle.write(f"[mcp_servers.{name}]\ncommand = {json.dumps(sys.executable)}\n"
                              'args = ["-m", "tests.fakes.mcp_server"]\n'
@@ -64,6 +65,7 @@ def startup(server: FakeServer, home: str) -> float:
 def ask(term: Pty, server: FakeServer) -> float:
     server.script({"text": "ok"})
     seen = len(server.requests)
+    mark = len(term.out)
     sent = time.monotonic()
     term.send(b"? q\r")
     deadline = sent + 30
@@ -72,20 +74,19 @@ def ask(term: Pty, server: FakeServer) -> float:
     if len(server.requests) == seen:
         raise TimeoutError("no request reached the model server")
     latency = (server.requests[seen].arrived - sent) * 1000
-    term.read_until(lambda out: out.rstrip().endswith(b"ok") or prompt_shown(out), 10)
-    time.sleep(0.5)  # the answer is drawn and the prompt is back
+    term.read_until(lambda out: b"ok" in out[mark:] and b"\x1b[?2004h" in out[mark:], 10)
+    time.sleep(0.3)  # the answer is drawn and the line editor is live again
     return latency
 
 
-def session(server: FakeServer, home: str) -> tuple[float, float]:
-    """(first `?`, second `?`) latencies in one interactive session."""
+def session(server: FakeServer, home: str) -> tuple[float, list[float]]:
+    """(first `?`, later `?`s) latencies in one interactive session."""
     term = Pty([SWEBASH], env_for(server, home))
     try:
         term.read_until(lambda out: b"\x1b[?2004h" in out)
         time.sleep(2.0)  # the SDK is warmed in the background, as in bench_ai
         first = ask(term, server)
-        second = ask(term, server)
-        return first, second
+        return first, [ask(term, server) for _ in range(4)]
     finally:
         term.send(b"exit\r")
         time.sleep(0.5)
@@ -104,15 +105,22 @@ def main() -> int:
     server = FakeServer().start()
     plain, mcp = make_home(False), make_home(True)
     try:
-        base = statistics.median(startup(server, plain) for _ in range(ROUNDS))
-        with_mcp = statistics.median(startup(server, mcp) for _ in range(ROUNDS))
+        starts: dict[str, list[float]] = {"plain": [], "mcp": []}
+        for _ in range(ROUNDS):  # interleaved, so background load hits both alike
+            starts["plain"].append(startup(server, plain))
+            starts["mcp"].append(startup(server, mcp))
+        base, with_mcp = (statistics.median(starts[k]) for k in ("plain", "mcp"))
         print(f"startup to first prompt: {base:.0f} ms without MCP, {with_mcp:.0f} ms with two "
               f"MCP servers (ratio {with_mcp / base:.2f}x)   [target: unchanged]")
-        plain_runs = [session(server, plain) for _ in range(3)]
-        mcp_runs = [session(server, mcp) for _ in range(3)]
-        p2 = statistics.median(r[1] for r in plain_runs)
-        m1 = statistics.median(r[0] for r in mcp_runs)
-        m2 = statistics.median(r[1] for r in mcp_runs)
+        later: dict[str, list[float]] = {"plain": [], "mcp": []}
+        firsts: list[float] = []
+        for _ in range(3):
+            later["plain"].extend(session(server, plain)[1])
+            first, rest = session(server, mcp)
+            firsts.append(first)
+            later["mcp"].extend(rest)
+        p2, m2 = (statistics.median(later[k]) for k in ("plain", "mcp"))
+        m1 = statistics.median(firsts)
         print(f"Enter on `? q` -> first request byte, servers started: {p2:.0f} ms without MCP, "
               f"{m2:.0f} ms with two MCP servers (ratio {m2 / p2:.2f}x)   [target: no slower]")
         print(f"first `?` of a session with two MCP servers (waits for their handshake): "

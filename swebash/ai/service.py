@@ -194,7 +194,11 @@ class DefaultAiService:
     async def chat_stream(self, request: ChatRequest, confirm: ConfirmHook | None = None
                           ) -> AsyncGenerator[AiEvent, None]:
         try:
-            provider = self.provider()
+            if self.mcp is not None and self.mcp.start_idle():
+                # servers spawn now; the provider's SDK import runs off the loop meanwhile
+                provider = await asyncio.to_thread(self.provider)
+            else:
+                provider = self.provider()
         except SwebashError as exc:
             yield Error(str(exc), exit_status=exc.exit_status)
             return

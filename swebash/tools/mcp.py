@@ -168,6 +168,14 @@ class McpManager:
 
     # ------------------------------------------------------------------ lifecycle
 
+    def start_idle(self) -> bool:
+        """Start servers never started yet, without waiting (on the loop); True if any."""
+        self._loop = asyncio.get_running_loop()
+        idle = [s for s in self.servers.values() if s.state == "idle"]
+        for server in idle:
+            server.start()
+        return bool(idle)
+
     async def ensure_started(self) -> None:
         """Start servers not yet started and wait for those starting (each bounded)."""
         self._loop = asyncio.get_running_loop()
