@@ -91,9 +91,12 @@ class Sandbox(Protocol):
 class Policy:
     writable: tuple[str, ...]  # the working tree (absent when cwd is "/") and the temp dir
     readonly: tuple[str, ...]
-    hidden: tuple[str, ...]
+    hidden: tuple[str, ...]  # every secret place found (bubblewrap masks them all)
     network: bool
     tmpdir: str
+    # the home and system secrets alone: Landlock cannot hide a secret-looking name inside a
+    # tree it lets the command write, but keeps these out even when the tree holds them
+    guarded: tuple[str, ...] = ()
 
 
 def work_root(cwd: str) -> str:
@@ -247,8 +250,9 @@ class OsSandbox:
         writes = "private temp dir only" if root == "/" else f"{root} + private temp dir"
         if backend == "bwrap":
             net = "on" if self.config.network else "off"
-            return (f"bubblewrap — writes: {writes} (.git/hooks, .git/config read-only), "
-                    f"network: {net}, secrets hidden")
+            if os.path.isdir(os.path.join(root, ".git")):
+                writes += " (.git/hooks, .git/config read-only)"
+            return f"bubblewrap — writes: {writes}, network: {net}, secrets hidden"
         abi = sandbox_landlock.abi_version()
         net = "on" if self.config.network else \
             "off (TCP, UDP and unix sockets)" if sandbox_seccomp.supported() else \
@@ -282,12 +286,13 @@ class OsSandbox:
         tmp = self.tmpdir()
         writable = (tmp,) if root == "/" else (root, tmp)
         secrets = home_secrets(self.home, {**self.environ, **environ})
+        guarded = tuple(p for p in real_existing(secrets) if maskable(p, root, tmp))
         readonly: list[str] = []
         if root != "/":
             secrets += tree_secrets(root)
             readonly = guarded_in_tree(root)
         hidden = tuple(p for p in real_existing(secrets) if maskable(p, root, tmp))
-        return Policy(writable, tuple(readonly), hidden, self.config.network, tmp)
+        return Policy(writable, tuple(readonly), hidden, self.config.network, tmp, guarded)
 
     # ------------------------------------------------------------------ Sandbox
 
@@ -302,7 +307,7 @@ class OsSandbox:
             bw = sandbox_bwrap.BwrapPolicy(policy.writable, policy.readonly, policy.hidden,
                                            policy.network)
             return sandbox_landlock.popen(sandbox_bwrap.bwrap_argv(bw, argv, cwd), cwd, env)
-        ll = sandbox_landlock.LandlockPolicy(policy.writable, policy.hidden, policy.network)
+        ll = sandbox_landlock.LandlockPolicy(policy.writable, policy.guarded, policy.network)
         return sandbox_landlock.spawn_restricted(ll, sandbox_landlock.abi_version(), argv, cwd,
                                                  env)
 

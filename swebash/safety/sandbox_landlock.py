@@ -13,9 +13,10 @@ by granting read on every sibling along the path to each secret place (for ``~/.
 entry of ``/`` except ``/root``-or-``/home``, every entry of ``$HOME`` except ``.ssh``), and only
 ``READ_DIR`` on the ancestors themselves, so ``ls ~`` still works. Consequences, stated in the
 README: names inside a secret directory can still be listed (not read); a secret created at the
-top of ``$HOME`` after the ruleset was built is readable by nobody in the sandbox; and since write
+top of ``$HOME`` after the ruleset was built is readable by nobody in the sandbox; since write
 rights on the working directory cover its whole tree, ``.git/hooks`` and secret-looking files
-*inside* the working directory are not protected by this backend — bubblewrap does that.
+*inside* the working directory are not protected by this backend — bubblewrap does that; and
+when the working directory holds home secrets (it *is* $HOME), its top level is list-only.
 ABI >= 4 denies every TCP bind/connect when the network is off; since that leaves UDP and named
 unix sockets (the docker socket, the ssh agent), a seccomp filter (``sandbox_seccomp``) refuses
 creating such sockets at all. ABI >= 6 also scopes abstract unix sockets and signals.
@@ -165,7 +166,10 @@ def build_rules(policy: LandlockPolicy, abi: int) -> RuleSet:
     grant_all_but(rules, "/", policy.hidden, READ)
     everything = rules.fs
     for tree in policy.writable:
-        rules.grant(tree, everything)
+        # Usually one rule. When the tree holds a home secret (working in $HOME itself), the
+        # secret is left out and the tree's own top level gets listing only: files cannot be
+        # created right in $HOME then, which is the price of ~/.ssh staying unreadable.
+        grant_all_but(rules, tree, policy.hidden, everything)
     for device in DEVICES:
         rules.grant(device, READ_FILE | WRITE_FILE)
     # POSIX semaphores and shared memory (multiprocessing, test runners) live here

@@ -71,6 +71,15 @@ def test_a_symlink_to_a_secret_does_not_open_it(world: World, backend: str) -> N
     assert CANARY not in result["stdout"] and result["stdout"].strip() == "done"
 
 
+def test_working_in_home_itself_keeps_its_secrets(world: World, backend: str) -> None:
+    (world.home / "notes").mkdir()
+    result = run("cat .ssh/id_ed25519 .aws/credentials .netrc; cat ~/.ssh/*; "
+                 "touch notes/todo.txt && echo wrote", world, make_sandbox(world, backend),
+                 cwd=world.home)
+    assert CANARY not in result["stdout"]
+    assert "wrote" in result["stdout"] and (world.home / "notes/todo.txt").exists()
+
+
 def test_python_cannot_read_secrets_either(world: World, backend: str) -> None:
     target = world.home / ".aws/credentials"
     result = run(f"python3 -c \"import sys; sys.stdout.write(open('{target}').read())\"",
