@@ -107,10 +107,13 @@ def short_reasons(request: ConfirmRequest) -> list[str]:
     seen: set[str] = set()
     out: list[str] = []
     command = (request.command or "").strip()
+    shown = one_line(command)
     for raw in request.verdict.reasons:
         reason = one_line(raw.strip())
-        if command and len(command) > 3:
-            reason = reason.replace(one_line(command), "it").replace("`it`", "it")
+        if shown and len(shown) > 3:  # "deletes files: rm -rf x" when the prompt shows it
+            for form in (f": {shown}", f" ({shown})", f" '{shown}'", f" `{shown}`"):
+                reason = reason.replace(form, "")
+            reason = reason.replace(shown, "it")
         reason = reason.strip(" :;-—")
         if len(reason) > MAX_REASON_CHARS:
             reason = reason[: MAX_REASON_CHARS - 1] + "…"
@@ -118,7 +121,9 @@ def short_reasons(request: ConfirmRequest) -> list[str]:
         if reason and key not in seen:
             seen.add(key)
             out.append(reason)
-    return out
+    # "deletes files" says nothing "deletes files recursively" does not: keep the longer.
+    return [r for r in out if not any(o != r and o.lower().startswith(r.lower() + " ")
+                                      for o in out)]
 
 
 def build_confirm_prompt(request: ConfirmRequest, max_preview_lines: int = MAX_PREVIEW_LINES,

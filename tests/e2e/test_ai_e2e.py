@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import pyte
 import pytest
 
 from tests.e2e.conftest import SWEBASH, Term
@@ -201,3 +202,108 @@ def test_ai_autocomplete_ghost_text_accepted_with_right_arrow(spawn: Spawn, serv
     term.send("\x1b[D")  # and moving left proves it is now real text, not a ghost
     term.wait_for(lambda t: t.screen.cursor.x == t.cursor_line().rstrip().index("--short") + 6,
                   what="accepted suggestion")
+
+
+# --------------------------------------------------------------------------- what a person sees
+
+
+def full_text(term: Term) -> list[str]:
+    """Scrollback and screen of a Term whose screen is a pyte HistoryScreen."""
+    screen = term.screen
+    assert isinstance(screen, pyte.HistoryScreen)
+    rows = ["".join(line[x].data for x in range(screen.columns)).rstrip()
+            for line in screen.history.top]
+    return rows + [row.rstrip() for row in screen.display]
+
+
+def history_term(env: dict[str, str], cols: int, cwd: str | None = None) -> Term:
+    term = Term(env, cols=cols, rows=30, cwd=cwd)
+    term.screen = pyte.HistoryScreen(cols, 30, history=10_000, ratio=0.001)
+    term.stream = pyte.ByteStream(term.screen)
+    return term
+
+
+@pytest.mark.parametrize("cols", [110, 50])
+def test_a_long_streamed_answer_equals_one_render(term_env: dict[str, str], server: FakeServer,
+                                                  ai_env: dict[str, str], cols: int) -> None:
+    from tests.render.screen import LONG_ANSWER, render_once, replay
+
+    server.script({"text": LONG_ANSWER, "chunks": -(-len(LONG_ANSWER) // 8), "delay": 0.02})
+    term = history_term({**term_env, **ai_env}, cols)
+    try:
+        term.wait_prompt()
+        term.send("? why doesn't git push work\r")  # an apostrophe: sent at once, no `>`
+        term.wait_text("That's all", timeout=60)
+        term.wait_prompt(timeout=30)
+        rows = full_text(term)
+        while rows and not rows[-1]:
+            rows.pop()
+        expected = replay(render_once(LONG_ANSWER, cols, 30), cols, 30)
+        start = rows.index(expected[0])  # the title, right below the question
+        assert rows[start - 1].endswith("work")
+        answer = rows[start:len(rows) - 1]  # up to the next prompt
+        while answer and not answer[-1]:
+            answer.pop()
+        assert answer == expected
+        assert b"\x1b[?2026h" in term.raw  # frames are synchronized updates
+    finally:
+        term.close()
+
+
+def test_translate_warns_about_a_dangerous_proposal(spawn: Spawn, server: FakeServer,
+                                                    ai_env: dict[str, str]) -> None:
+    server.script({"text": "COMMAND: rm -rf ~/*\nEXPLANATION: deletes everything in home"})
+    term = spawn(env=ai_env)
+    term.wait_prompt()
+    term.send("?? clean up files that don't matter\r")
+    term.wait_text("dangerous")
+    term.wait_for(lambda t: t.cursor_line().rstrip().endswith("# rm -rf ~/*"), what="buffer")
+    rows = term.text().splitlines()
+    warning = next(i for i, row in enumerate(rows) if "dangerous" in row)
+    assert rows[warning].startswith("⚠ dangerous: deletes files recursively")
+    assert "rm -rf" not in rows[warning]  # the reasons do not repeat the command
+    assert "rm -rf ~/*" in rows[warning + 1]  # the next prompt holds it, unrun
+    term.send("\x03")  # abandon the line: nothing is run
+
+
+def test_a_failing_tool_shows_a_cross_and_its_last_line(spawn: Spawn, server: FakeServer,
+                                                        ai_env: dict[str, str],
+                                                        tmp_path: Path) -> None:
+    server.script({"tools": tool("cat missing-file.txt")}, {"text": "It is missing."})
+    term = spawn(env=ai_env, cwd=str(tmp_path))
+    term.run("? show me the file")
+    screen = term.text()
+    assert "✗ exit 1" in screen and "✓" not in screen
+    assert "No such file or directory" in screen
+    assert screen.index("$ cat missing-file.txt") < screen.index("No such file")
+
+
+def test_a_dangerous_prompt_names_the_command_at_most_twice(spawn: Spawn, server: FakeServer,
+                                                            ai_env: dict[str, str],
+                                                            tmp_path: Path) -> None:
+    (tmp_path / "build").mkdir()
+    server.script({"tools": tool("rm -rf build")}, {"text": "Left it alone."})
+    term = spawn(env=ai_env, cwd=str(tmp_path))
+    term.wait_prompt()
+    term.send("? clean the build\r")
+    term.wait_text("[y/N]")
+    assert term.text().count("rm -rf build") <= 2
+    term.send("a")  # not offered at a dangerous prompt: says why and asks again
+    term.wait_text("not offered")
+    term.send("n")
+    term.wait_text("Left it alone.")
+    term.wait_prompt()
+    assert (tmp_path / "build").exists()
+
+
+def test_escape_sequences_from_the_model_never_reach_the_terminal(spawn: Spawn,
+                                                                  server: FakeServer,
+                                                                  ai_env: dict[str, str]) -> None:
+    hostile = ("Look: \x1b]52;c;cm0gLXJmIH4=\x07 \x1b]8;;http://x.invalid\x1b\\link\x1b]8;;"
+               "\x1b\\ \x1b[8mhidden\x1b[0m \x1b[2J end of answer.")
+    server.script({"text": hostile, "chunks": 9})
+    term = spawn(env=ai_env)
+    term.run("? say something")
+    assert "end of answer." in term.text()
+    for sequence in (b"\x1b]52", b"\x1b]8;", b"\x1b[8m", b"\x1b[2J"):
+        assert sequence not in term.raw
