@@ -36,6 +36,7 @@ INDEX_THRESHOLD = 40
 OUTPUT_CAP = 100 * 1024  # like execute_command's stream cap
 DESCRIPTION_CAP = 1024
 LOADER = "mcp_load_tools"
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 Report = Callable[[str], None]
 
 
@@ -73,7 +74,7 @@ class McpTool(ToolExecutor):
         shown = json.dumps(args, ensure_ascii=False)
         if len(shown) > 300:
             shown = shown[:300] + "…"
-        return f"MCP {self.server.name} · {self.remote.name} {shown}"
+        return f"MCP {self.server.name} · {printable(self.remote.name)} {shown}"
 
     async def execute(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         try:
@@ -298,12 +299,18 @@ def status_line(server: McpServer) -> str:
         count = sum(1 for r in server.tools if allowed(server.config, r.name))
         return f"ready, {count} tools{trust} ({where})"
     if server.state == "failed":
-        return f"failed: {server.error} ({where})"
+        return f"failed: {printable(server.error)} ({where})"
     if server.state == "idle":
         return f"not started yet — starts with the first ? ({where})"
     return f"{server.state} ({where})"
 
 
+def printable(text: str) -> str:
+    """Server-supplied text shown to people: control characters (escape sequences) become ?."""
+    return CONTROL.sub("?", text)
+
+
 def first_line(text: str, limit: int = 100) -> str:
     line = text.strip().splitlines()[0] if text.strip() else ""
+    line = printable(line)
     return line if len(line) <= limit else line[:limit - 1] + "…"

@@ -245,3 +245,9 @@ def test_a_hand_written_stdlib_server(version: str) -> None:
         await manager.aclose()
 
     asyncio.run(main())
+
+
+def test_text_from_a_server_is_made_printable_for_people() -> None:
+    from swebash.tools.mcp import first_line
+
+    assert first_line("evil\x1b]0;owned\x07 tool\u202e") == "evil?]0;owned? tool?"
