@@ -2,10 +2,12 @@
 
 ``-c CMD`` and ``FILE`` exec bash itself (same output, errors, ``$0`` and status — nothing of
 ours on stdout, so scp/rsync/ssh can use swebash as a login shell); a ``-c`` string that is an
-AI line (`? …`, `?? …`) is answered instead, with piped stdin as context. Piped input streams
+AI line (`? …`, `?? …`) is answered instead, with piped stdin as context, and an `ai …` line
+runs the builtin (plain text). Piped input streams
 into ``bash -s`` line by line; at an AI line at top level (not inside a here-doc, a quote or a
 compound command) we wait until bash has run everything before it — a sync command writes a
-nonce to a private pipe — answer the line, set ``$?`` to the answer's status, and go on.
+nonce to a private pipe — answer the line, set ``$?`` to the answer's status, and go on. The
+AI lines of one input share one ``PlainAiHost``: one conversation, one set of MCP servers.
 """
 
 from __future__ import annotations

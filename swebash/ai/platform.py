@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from swebash.ai.sessions import RecordedConversation, SessionInfo, SessionStore
 from swebash.config import Config
-from swebash.tools.mcp import McpManager, Report
+from swebash.tools.mcp import McpManager, Report, printable
 
 
 def report_to_stderr(line: str) -> None:
@@ -97,5 +97,5 @@ def format_date(stamp: float) -> str:
 
 
 def first_line(text: str, limit: int = 80) -> str:
-    line = " ".join(text.split())
+    line = printable(" ".join(text.split()))
     return line if len(line) <= limit else line[:limit - 1] + "…"
