@@ -134,7 +134,7 @@ class ToolPanels:
     def executing(self, event: ToolExecuting) -> None:
         running = [self._calls[k] for k in self._order if k in self._calls]
         if len(running) <= 1:
-            label = describe(running[0], 80) if running else event.name
+            label = describe(running[0], 80) if running else one_line(event.name)
         else:
             label = f"{len(running)} calls: " + ", ".join(describe(c, 30) for c in running)
         self.spinner.start(f"running {label}")
@@ -157,7 +157,7 @@ class ToolPanels:
                           start: ToolCallStart | None = None) -> RenderableType:
         view = view_result(event, self.max_lines)
         mark, style = ("✓", theme.OK) if view.ok else ("✗", theme.ERROR)
-        title = Text.assemble((event.name, theme.TOOL), " ", (mark + " ", style),
+        title = Text.assemble((one_line(event.name), theme.TOOL), " ", (mark + " ", style),
                               (make_visible(view.headline), theme.DIM if view.ok else style))
         if view.truncated:
             title.append(" · output truncated", style=theme.NOTICE)
