@@ -47,6 +47,9 @@ LEAVES = frozenset({"word", "string", "raw_string", "ansi_c_string", "concatenat
                     "test_operator", "file_descriptor", "heredoc_content", "command_name"})
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 HEREDOC_PARTS = ("heredoc_start", "heredoc_body", "heredoc_end")
+PIPE_SENDERS = frozenset({"ssh", "nc", "ncat", "netcat", "socat", "telnet", "sftp", "ftp",
+                          "tftp", "openssl", "mail", "sendmail", "mutt", "xclip", "xsel",
+                          "pbcopy", "wl-copy"})
 ARITH_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 BRACES = re.compile(r"\{[^{}]*(,|\.\.)[^{}]*\}")
 HEREDOC_DELIMITER = re.compile(r"-?(\w+|'\w+'|\"\w+\"|\\\w+)")
@@ -218,6 +221,8 @@ class Walker:
         for n, argv in enumerate(stages):
             if (n or fed) and runs_stdin_as_code(argv):
                 self.f.ask(f"runs code read from a pipe ({base(argv[0])})", dangerous=True)
+            elif (n or fed) and argv and base(argv[0]) in PIPE_SENDERS:
+                self.f.ask(f"sends piped data over the network ({base(argv[0])})", True)
 
     def redirected(self, node: Any) -> None:
         body = node.child_by_field_name("body")
@@ -230,6 +235,9 @@ class Walker:
         for child in node.named_children:
             if body is not None and child.id == body.id:
                 continue
+            if argv and runs_stdin_as_code(argv) and child.type == "file_redirect" and any(
+                    c.type == "process_substitution" for c in child.named_children):
+                self.f.ask(f"runs code produced by another command ({argv[0]})", True)
             if child.type == "heredoc_redirect":
                 self.heredoc(child, argv)
             else:

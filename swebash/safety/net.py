@@ -40,14 +40,24 @@ CURL_LONG_TAKES = frozenset({
     "--libcurl"})
 
 
+def scheme(f: Findings, name: str, url: str) -> None:
+    """Only http(s) is a plain download: file:// reads local files, telnet:// and smtp://
+    send stdin, dict:// and gopher:// reach arbitrary services."""
+    head = url.split("://", 1)[0].lower() if "://" in url else "http"
+    if head not in ("http", "https"):
+        f.ask(f"{name}: uses the {head[:10]} protocol", True)
+
+
 def curl(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     i = 1
     while i < len(argv):
         arg, d = argv[i], dyn[i]
         if d:
-            f.ask(f"{name}: sends a value known only at run time")
+            f.ask(f"{name}: sends a value known only at run time", True)
             i += 1
             continue
+        if not arg.startswith("-"):
+            scheme(f, name, arg)
         if arg.startswith("--"):
             head, eq, value = arg.partition("=")
             known = next((o for o in CURL_LONG_OK if o == head), None)
@@ -127,7 +137,9 @@ def wget(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -
     while i < len(argv):
         arg = argv[i]
         if dyn[i]:
-            f.ask(f"{name}: sends a value known only at run time")
+            f.ask(f"{name}: sends a value known only at run time", True)
+        elif not arg.startswith("-"):
+            scheme(f, name, arg)
         elif arg in ("-qO-", "-O-") or arg.startswith(("--output-document=-",)):
             to_stdout = True
         elif arg in WGET_VALUES or arg.split("=", 1)[0] in WGET_VALUES:

@@ -52,6 +52,8 @@ SHORT_VALUES = {"sort": "kotSTy", "tree": "oLPIH", "sdiff": "ow", "shuf": "oinr"
 
 
 def option_rules(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    if name == "rg":
+        recursive_search(f, name, argv, dyn, depth)
     rules = OPTION_RULES.get(name, ())
     values = SHORT_VALUES.get(name, "")
     for arg in argv[1:]:
@@ -62,6 +64,8 @@ def option_rules(f: Findings, name: str, argv: list[str], dyn: list[bool], depth
                 f.ask(f"{name}: {reason}", dangerous)
     if name == "hostname" and positional(argv[1:]):
         f.ask("hostname: sets the host name")
+    if name == "ps" and any(not a.startswith("-") and "e" in a for a in argv[1:]):
+        f.ask("ps e: shows every process's environment, secrets included")
 
 
 def hit(arg: str, options: tuple[str, ...], values: str) -> bool:
@@ -76,6 +80,54 @@ def hit(arg: str, options: tuple[str, ...], values: str) -> bool:
         if ch in values:
             return False  # the rest of the cluster is this option's value
     return False
+
+
+SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "target", "dist",
+                       "build", ".tox", ".mypy_cache", ".cache"})
+MAX_WALK = 3000
+
+
+def recursive_search(f: Findings, name: str, argv: list[str], dyn: list[bool],
+                     depth: int) -> None:
+    """grep -r, and rg/ag with hidden files on, read every file under their directories:
+    a tree that holds a secret file leaks it line by line."""
+    import os
+
+    from swebash.safety.paths import expand, secret_reason, within
+
+    opts = flags(argv[1:])
+    if name in ("rg", "ag"):
+        hidden = bool(opts & {"--hidden", "-.", "--unrestricted", "--no-ignore-hidden"}) or \
+            any(re.fullmatch(r"-u{2,}", a) for a in argv[1:])
+        if not hidden:
+            return
+    elif not (opts & {"-r", "-R", "--recursive", "--dereference-recursive"} or any(
+            a in ("--directories=recurse",) for a in argv)):
+        return
+    words = positional(argv[1:])
+    explicit = any(a in ("-e", "-f", "--regexp", "--file") or a.startswith(
+        ("--regexp=", "--file=")) for a in argv[1:])
+    dirs = words if explicit else words[1:]
+    for d, word in zip(dyn[1:], argv[1:], strict=True):
+        if d and word in dirs:
+            f.ask(f"{name}: searches a directory known only at run time")
+    for directory in [d for d in dirs if not any(
+            x and y == d for x, y in zip(dyn, argv, strict=True))] or ["."]:
+        root = os.path.realpath(expand(directory, f.cwd, f.home))
+        if within(os.path.realpath(f.home), root) or root == "/":
+            f.deny(f"{name}: searches a tree that holds your secrets ({directory})")
+            return
+        seen = 0
+        for top, subdirs, files in os.walk(root):
+            subdirs[:] = [s for s in subdirs if s not in SKIP_DIRS]
+            for entry in files + subdirs:
+                seen += 1
+                reason = secret_reason(os.path.join(top, entry), f.home)
+                if reason:
+                    f.ask(f"{name}: searches a tree that holds a {reason}", True)
+                    return
+            if seen > MAX_WALK:
+                break
 
 
 def pager(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
@@ -350,7 +402,7 @@ def end_of_line(script: str, i: int, stop: str = "") -> int:
 AWK_VALUES = ("-v", "-F", "-f", "-i", "-l", "-E", "-W", "--assign", "--field-separator",
               "--file", "--include", "--load", "--exec", "-o", "-p", "--dump-variables",
               "--profile", "--pretty-print")
-AWK_CODE = re.compile(r"system\s*\(|\||getline|>|@\s*(load|include|namespace)")
+AWK_CODE = re.compile(r"system\s*\(|\||getline|>|@")
 SAFE_AWK_OPTIONS = re.compile(r"-[vF].+|--(assign|field-separator)=.*|--posix|--traditional|"
                               r"--re-interval|--characters-as-bytes|--sandbox|-[bcNrSsPt]+")
 

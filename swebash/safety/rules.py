@@ -7,6 +7,8 @@ list asks.
 
 from __future__ import annotations
 
+import shlex
+
 from swebash.safety import builtins, net, programs_text, rules_commands
 from swebash.safety.checks import read_args
 from swebash.safety.model import Findings, Rule, Word, base
@@ -18,12 +20,16 @@ from swebash.safety.tables import (
     NETWORK,
     POWER,
     READ_ONLY,
+    RUNS_ANYTHING,
     SECRET_DUMPERS,
     SHELLS,
 )
 from swebash.safety.wrappers import peel
 
 MAX_WRAPPERS = 16
+RESERVED = frozenset({"{", "}", "!", "(", "((", "[[", "do", "done", "then", "fi", "esac",
+                      "function", "select", "elif", "else", "case", "if", "while", "until"})
+VERSION_ONLY = frozenset({"--version", "--help", "-V"})
 RULES: dict[str, Rule] = {
     **builtins.BUILTIN_RULES,
     "find": programs_text.find, "fd": programs_text.fd, "fdfind": programs_text.fd,
@@ -46,20 +52,26 @@ RULES: dict[str, Rule] = {
     "pkill": rules_commands.kill, "killall": rules_commands.kill,
     "killall5": rules_commands.kill, "systemctl": rules_commands.systemctl,
     "source": rules_commands.source, ".": rules_commands.source,
+    "sysctl": rules_commands.sysctl,
     "curl": net.curl, "wget": net.wget, "xxd": programs_text.xxd,
+    "grep": programs_text.recursive_search, "egrep": programs_text.recursive_search,
+    "fgrep": programs_text.recursive_search, "ag": programs_text.recursive_search,
 }
 RULES.update({name: programs_text.option_rules for name in programs_text.OPTION_RULES
               if name not in RULES})
 RULES.update({name: rules_commands.listing for name in rules_commands.LISTINGS})
 RULES.update({tool: net.transfer for tool in ("scp", "rsync", "nc", "ncat", "netcat",
-                                              "socat", "sftp", "ftp", "ssh", "telnet",
+                                              "socat", "sftp", "ftp", "telnet",
                                               "tftp", "smbclient", "lftp", "aria2c", "xh",
                                               "http", "https", "websocat", "wscat")})
 RULES.update({tool: net.lookup for tool in ("ping", "ping6", "dig", "host", "nslookup",
                                             "traceroute", "tracepath", "mtr", "whois",
                                             "drill", "kdig", "arping", "fping")})
+RULES["ssh"] = rules_commands.ssh
 RULES.update({tool: programs_text.compressor for tool in programs_text.COMPRESSORS})
 RULES.update({tool: rules_commands.disk for tool in DISK_TOOLS})
+RULES.update({tool: rules_commands.admin for tool in rules_commands.ADMIN})
+RULES.update({tool: rules_commands.editor for tool in rules_commands.EDITORS})
 RULES.update({tool: rules_commands.power for tool in POWER})
 RULES.update({sh: rules_commands.shell for sh in SHELLS})
 RULES.update({name: rules_commands.interpreter for name in INTERPRETERS})
@@ -80,6 +92,11 @@ def judge(f: Findings, argv: list[str], dynamic: list[bool], depth: int) -> None
             f.ask("the command name is known only at run time", True)
             return
         name = base(argv[0])
+        if name in RESERVED:  # `time { rm x; }`: a misparse; judge the words as shell text
+            f.ask(f"'{name}' where a command is expected")
+            f.nested(shlex.join(argv[1:]) if name in ("{", "!", "(") else
+                     shlex.join(argv), f, depth + 1)
+            return
         if argv[0] in f.functions:
             f.record(list(argv))
             return  # a function defined in this command: its body was judged
@@ -103,6 +120,9 @@ def apply_rules(f: Findings, name: str, argv: list[str], dynamic: list[bool],
                 depth: int) -> None:
     if name in CONTENT_READERS or name in META_READERS or name in NETWORK:
         read_args(f, name, argv[1:], dynamic[1:], VALUE_OPTIONS.get(name, frozenset()))
+    if len(argv) == 2 and argv[1] in VERSION_ONLY and name not in POWER | DISK_TOOLS \
+            and not dynamic[1]:
+        return
     if SECRET_DUMPERS.match(name):
         f.ask(f"{name}: reads a password store or key agent", True)
         return
@@ -113,6 +133,34 @@ def apply_rules(f: Findings, name: str, argv: list[str], dynamic: list[bool],
         rules_commands.interpreter(f, name, argv, dynamic, depth)
     elif name not in READ_ONLY:
         rules_commands.unknown(f, name, argv, dynamic, depth)
+    if not (name in CONTENT_READERS or name in META_READERS or name in NETWORK
+            or name in READ_ONLY):
+        secret_arguments(f, name, argv[1:], dynamic[1:])
+    if name in RUNS_ANYTHING and name not in RULES:
+        inner_commands(f, argv, dynamic, depth)
+
+
+def secret_arguments(f: Findings, name: str, args: list[str], dynamic: list[bool]) -> None:
+    """Any program handed a secret file (`aws s3 cp ~/.ssh/id_rsa …`) may send it anywhere."""
+    from swebash.safety.paths import expand, secret_reason
+
+    for arg, dyn in zip(args, dynamic, strict=True):
+        if dyn or not arg or ("/" not in arg and not arg.startswith((".", "~"))):
+            continue
+        path = arg.split("=", 1)[-1].split("@", 1)[-1]
+        reason = secret_reason(expand(path, f.cwd, f.home), f.home) if path else None
+        if reason:
+            f.ask(f"{name}: is handed {reason}", dangerous=True)
+            return
+
+
+def inner_commands(f: Findings, argv: list[str], dynamic: list[bool], depth: int) -> None:
+    """A wrapper-like program the table does not model (`unshare -r rm x`): judge the command
+    that starts at the first word naming a known program, for its dangerous flags."""
+    for i in range(1, len(argv)):
+        if not dynamic[i] and base(argv[i]) in RULES and not argv[i].startswith("-"):
+            judge(f, argv[i:], dynamic[i:], depth)
+            return
 
 
 # options whose value is not a file (so `grep -e .env x` does not judge `.env`); a program
@@ -136,6 +184,8 @@ VALUE_OPTIONS: dict[str, frozenset[str]] = {
         "uniq": "-f -s -w", "join": "-t -1 -2 -o -j -e", "paste": "-d --delimiters",
         "tr": "", "jq": "--arg --argjson --indent --tab", "curl": "-H -A -X -w -u -e -m -r "
         "--header --user-agent --request --write-out --user --referer --max-time --range",
+        "ssh": "-i -p -l -o -F -J -L -R -D -b -c -E -e -m -O -Q -S -W -w -B",
+        "scp": "-i -P -l -o -F -J -c -S", "rsync": "-e --rsh --rsync-path",
         "wget": "-U --user-agent --header -T --timeout -t --tries --max-redirect",
         "bat": "-l --language -r --line-range --theme --style -H --highlight-line "
                "--tabs --wrap --terminal-width --color --paging --italic-text",

@@ -52,6 +52,11 @@ def git(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) ->
         i += 2 if arg in GIT_VALUE_TOP else 1
     sub = argv[i] if i < len(argv) else ""
     rest = argv[i + 1:]
+    from swebash.safety.checks import read_path
+
+    for arg in rest:  # `git show HEAD:.env` prints a file from history
+        if ":" in arg and not arg.startswith("-") and "://" not in arg:
+            read_path(f, arg.split(":", 1)[1] or ".")
     opts = flags(rest)
     if any(long_option(a, *GIT_RUNS) or re.fullmatch(r"-O.*", a) for a in rest):
         f.ask(f"git {sub}: option can run commands or write files", True)
@@ -60,6 +65,9 @@ def git(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) ->
         f.ask("git help: opens a browser or viewer")
     elif sub == "reset" and "--hard" in rest:
         f.ask("git reset --hard: discards uncommitted work", True)
+    elif sub == "push" and any("://" in a or re.match(r"^[\w.-]+@[\w.-]+:", a)
+                               for a in positional(rest)):
+        f.ask("git push: sends the repository to an address given inline", True)
     elif sub == "push" and ({"--force", "-f", "--force-with-lease", "--mirror", "--delete",
                              "-d", "--prune"} & opts or any(a.startswith(("+", ":"))
                                                             for a in positional(rest))):
@@ -74,6 +82,8 @@ def git(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) ->
     elif sub == "branch" and rest[:1] not in GIT_LISTING["branch"]:
         dangerous = bool({"-D", "-f", "--force", "-M", "-C", "-d", "--delete"} & opts)
         f.ask("git branch: changes branches", dangerous)
+    elif sub == "worktree" and rest[:1] in (["remove"], ["prune"]):
+        f.ask("git worktree: deletes a working tree", True)
     elif sub == "stash" and rest[:1] in (["drop"], ["clear"], ["pop"]):
         f.ask("git stash: deletes stashed work", True)
     elif sub == "tag" and opts & {"-d", "--delete", "-f", "--force"}:
@@ -141,7 +151,67 @@ def dd(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> 
 
 
 def disk(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    if (name == "mount" and not argv[1:]) or (argv[1:] in (["--show"], ["-s"], ["-l"]) and \
+            name in ("swapon", "fdisk", "mount")):
+        return  # listing mounts, swaps or partitions
     f.ask(f"{name}: changes disks or filesystems", True)
+
+
+ADMIN = frozenset({"iptables", "ip6tables", "nft", "ufw", "firewall-cmd", "userdel", "useradd",
+                   "usermod", "passwd", "chpasswd", "groupdel", "groupadd", "visudo",
+                   "modprobe", "rmmod", "insmod", "setenforce", "chsh", "update-alternatives",
+                   "ldconfig", "grub-install", "update-grub", "efibootmgr", "at", "batch",
+                   "systemd-run", "launchctl", "schtasks"})
+ADMIN_READS = frozenset({"-L", "-S", "--list", "--list-rules", "status", "list", "-l",
+                         "--state", "--display", "--query"})
+
+
+def admin(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    if argv[1:] and set(argv[1:]) <= ADMIN_READS | {"-n", "-v", "--numeric", "verbose"}:
+        return
+    f.ask(f"{name}: changes system configuration or schedules commands", True)
+
+
+EDITORS = frozenset({"vim", "vi", "nvim", "ex", "view", "gvim", "emacs", "nano", "ed", "kak",
+                     "hx", "micro"})
+
+
+def editor(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    runs = [a for i, a in enumerate(argv[1:], 1)
+            if a.startswith("+") or argv[i - 1] in ("-c", "--cmd", "--eval", "-S", "-u",
+                                                     "--init-file", "-l", "--load")]
+    if any("!" in a or "system" in a or "shell" in a or "call" in a for a in runs) or \
+            ("-s" in argv and name in ("vim", "vi", "nvim", "ex")):
+        f.ask(f"{name}: runs commands from its arguments", True)
+    f.ask(f"{name}: opens an editor")
+
+
+SSH_VALUES = frozenset({"-i", "-p", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-b", "-c", "-E",
+                        "-e", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-I"})
+
+
+def ssh(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    """The words after the host are a command the remote shell runs: judged like local ones."""
+    f.ask(f"{name}: connects to another machine", bool({"-R", "-L", "-D", "-w"} & set(argv)))
+    i, host = 1, None
+    while i < len(argv):
+        if argv[i] in SSH_VALUES:
+            i += 2
+            continue
+        if not argv[i].startswith("-"):
+            host = i
+            break
+        i += 1
+    if host is not None and host + 1 < len(argv):
+        if any(dyn[host + 1:]):
+            f.ask(f"{name}: runs a remote command built at run time", True)
+        else:
+            f.nested(" ".join(argv[host + 1:]), f, depth + 1)
+
+
+def sysctl(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    if any("=" in a or a in ("-w", "--write", "-p", "--load", "--system") for a in argv[1:]):
+        f.ask("sysctl: changes kernel settings", True)
 
 
 def crontab(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
@@ -255,6 +325,7 @@ LISTINGS: dict[str, Listing] = {
                        ("compose", "images"), ("compose", "version")),
                       frozenset({"-H", "--host", "--context", "--config", "-f", "--format",
                                  "--filter"})),
+    "docker-compose": Listing(one("ps", "logs", "config", "images", "ls", "version", "top")),
     "helm": Listing((*one("list", "ls", "status", "history", "version", "search", "show",
                           "env"), ("repo", "list")),
                     frozenset({"-n", "--namespace", "--kube-context"})),
@@ -328,13 +399,26 @@ DESTROY_WORDS = frozenset({"delete", "del", "rm", "rmi", "remove", "destroy", "p
                            "terminate", "kill", "wipe", "erase", "truncate", "deregister",
                            "revoke", "reset", "deprovision", "decommission", "nuke",
                            "dropdb", "teardown", "down", "deluser", "userdel"})
-SQL_DESTROY = re.compile(r"\b(drop|delete|truncate|alter|update|grant|revoke)\b", re.I)
+SQL_DESTROY = re.compile(r"(drop|delete|truncate|alter|update|grant|revoke|remove|flush)",
+                         re.I)
+DB_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "mongo", "mongosh", "redis-cli",
+                        "cqlsh", "clickhouse-client", "sqlcmd", "duckdb", "influx"})
+DASHED_DESTROY = frozenset({"destroy", "delete", "purge", "prune", "drop"})
 
 
 def destroys(f: Findings, name: str, argv: list[str]) -> bool:
-    words = [w.lower() for w in argv[1:] if not w.startswith("-")]
+    words: list[str] = []
+    for word in argv[1:]:
+        low = word.lower()
+        if low.startswith("-"):
+            if low.lstrip("-").split("=", 1)[0] in DASHED_DESTROY:
+                words.append(low.lstrip("-"))
+            continue
+        words.append(low)
+        words.extend(low.split("-"))
     hit = next((w for w in words if w in DESTROY_WORDS), None)
-    if hit is None and any(SQL_DESTROY.search(w) for w in argv[1:] if " " in w):
+    if hit is None and any(SQL_DESTROY.search(w) for w in argv[1:]
+                           if " " in w or "(" in w or name in DB_CLIENTS):
         hit = "a destructive query"
     if hit is not None:
         f.ask(f"{name}: destroys or removes resources ({hit})", True)

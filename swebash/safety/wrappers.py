@@ -92,6 +92,22 @@ WRAPPERS: dict[str, Wrapper] = {
     "watch": Wrapper("nq", "dtbegcxprw", "", ("--interval", "--equexit", "--differences"), (
         "--no-title", "--beep", "--errexit", "--chgexit", "--color", "--exec", "--precise",
         "--no-wrap", "--no-linewrap"), {"-x": "exec", "--exec": "exec"}, joined=True),
+    "coproc": Wrapper(),
+    "parallel": Wrapper("jSaIdE", "kvqu0", "", ("--jobs", "--arg-file", "--delimiter"),
+                        ("--keep-order", "--verbose", "--null"), stdin_args=True),
+    "chroot": Wrapper("", "", "", ("--userspec", "--groups"), ("--skip-chdir",),
+                      operands=1, reason="runs in another root (privilege)", dangerous=True),
+    "runuser": Wrapper("ugGs", "lmp", "", ("--user", "--group", "--shell", "--command"),
+                       ("--login",), {"-c": "shell", "--command": "shell"},
+                       reason=PRIVILEGE, dangerous=True),
+    "taskset": Wrapper("", "apc", "", (), ("--all-tasks", "--pid", "--cpu-list"), operands=1),
+    "strace": Wrapper("oepPsSuEIXbaU", "cCdDfFhiqrtTvVwxyzZk", "", (), (),
+                      {"-o": "write", "-E": "ask", "-u": "ask"}),
+    "ltrace": Wrapper("oepsuEn", "cCdfhiLrStTV", "", (), (), {"-o": "write", "-u": "ask"}),
+    "script": Wrapper("cEIOBTm", "aefqtr", "", ("--command", "--log-in", "--log-out",
+                                                  "--log-io", "--log-timing", "--echo"),
+                      ("--append", "--return", "--flush", "--force", "--quiet"),
+                      {"-c": "shell", "--command": "shell"}, bare_ok=False),
     "xargs": Wrapper("aEdILnPs", "0ortpxX", "eil", (
         "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars",
         "--process-slot-var", "--max-lines", "--replace", "--eof"), (
