@@ -159,9 +159,14 @@ class ExecuteCommandTool(ToolExecutor):
         timeout = min(int(args.get("timeout_seconds") or ctx.config.exec_timeout),
                       ctx.config.exec_max_timeout)
         started = time.monotonic()
+        # in a worker thread: a sandbox builds its policy and may start a thread of its own
+        spawning = asyncio.ensure_future(asyncio.to_thread(start, ["bash", "-c", command], ctx))
         try:
-            # in a worker thread: a sandbox builds its policy and may start a thread of its own
-            proc = await asyncio.to_thread(start, ["bash", "-c", command], ctx)
+            proc = await asyncio.shield(spawning)
+        except asyncio.CancelledError:  # the process may start anyway: it must not outlive us
+            with contextlib.suppress(BaseException):
+                kill_group((await spawning).pid, signal.SIGKILL)
+            raise
         except OSError as exc:
             raise ExecutionFailed(f"cannot start bash in {ctx.cwd}: "
                                   f"{exc.strerror or exc}") from None
