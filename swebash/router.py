@@ -1,6 +1,6 @@
 """Pure routing of one input line: shell, `? question`, `?? task`, `ai …` builtin, or nothing.
 
-Only a `?` or `??` followed by whitespace (or alone) is AI; `?.txt` and `??x` stay glob
+Only a `?` or `??` followed by whitespace (or alone) is AI, and `?fix`; `?.txt` and `??x` stay glob
 patterns for bash. `ai` as the first word is swebash's builtin namespace for AI commands.
 """
 
@@ -38,6 +38,10 @@ class Translate(_Routed):
     pass
 
 
+class Fix(_Routed):
+    """``?fix [hint]``: correct the last failed command; ``text`` is the hint."""
+
+
 class Builtin(_Routed):
     """``text`` is the whole line, starting with "ai"."""
 
@@ -46,7 +50,7 @@ class Empty(_Routed):
     pass
 
 
-Route = ShellLine | Ask | Translate | Builtin | Empty
+Route = ShellLine | Ask | Translate | Fix | Builtin | Empty
 
 
 def _ai_prefix(stripped: str, marker: str) -> bool:
@@ -57,6 +61,8 @@ def route(line: str) -> Route:
     stripped = line.strip()
     if not stripped:
         return Empty(line)
+    if stripped == "?fix" or (stripped.startswith("?fix") and stripped[4].isspace()):
+        return Fix(stripped[4:].strip())
     if _ai_prefix(stripped, "??"):
         return Translate(stripped[2:].strip())
     if _ai_prefix(stripped, "?"):
@@ -67,4 +73,4 @@ def route(line: str) -> Route:
 
 
 def is_ai_line(line: str) -> bool:
-    return isinstance(route(line), Ask | Translate)
+    return isinstance(route(line), Ask | Translate | Fix)

@@ -3,9 +3,10 @@
 Before every swebash prompt, bash's ``__sb_state`` (bashinit.py) runs the user's PROMPT_COMMAND
 exactly once with ``$?`` of the last command, expands PS1 and PS2 with ``${PS1@P}`` (so
 ``\\u \\h \\w``, colours, ``$(…)`` and starship's ``$(starship prompt …)`` are bash's own work)
-and writes four NUL-terminated fields to ``<session dir>/prompt``:
+and writes five NUL-terminated fields to ``<session dir>/prompt``, then the names of the
+session's functions and aliases one per line (for colouring command words):
 
-    $-  NUL  number of user PROMPT_COMMAND entries  NUL  expanded PS1  NUL  expanded PS2  NUL
+    $- NUL count of user PROMPT_COMMAND entries NUL ${PS1@P} NUL ${PS2@P} NUL $PATH NUL names…
 
 Bash's own PS1 stays empty, so bash never draws a prompt of its own. An empty PS1 field means
 the user has no prompt and swebash draws its default one. Pure parsing, no I/O but one read.
@@ -16,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+STATE_FILE = "prompt"  # in the session's private directory
+
 
 @dataclass(frozen=True)
 class PromptState:
@@ -23,6 +26,8 @@ class PromptState:
     prompt_commands: int = 0  # how many PROMPT_COMMAND entries the user has
     ps1: str = ""  # expanded; \x01…\x02 around non-printing parts (from \[…\])
     ps2: str = ""
+    path: str | None = None  # the session's PATH (None: unknown yet)
+    names: frozenset[str] = frozenset()  # functions and aliases defined in the session
 
     @property
     def histexpand(self) -> bool:
@@ -34,14 +39,16 @@ class PromptState:
 
 
 def parse_prompt_state(data: bytes) -> PromptState:
-    fields = data.decode("utf-8", "replace").split("\0")
-    if len(fields) < 4:
+    fields = data.decode("utf-8", "replace").split("\0", 5)
+    if len(fields) < 6:
         return PromptState()
     try:
         count = int(fields[1] or 0)
     except ValueError:
         count = 0
-    return PromptState(fields[0], count, fields[2], fields[3])
+    names = frozenset(name for name in fields[5].split("\n")
+                      if name and not name.startswith("__sb_"))
+    return PromptState(fields[0], count, fields[2], fields[3], fields[4], names)
 
 
 def read_prompt_state(path: Path) -> PromptState:
