@@ -23,6 +23,7 @@ import json
 import time
 from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Literal
 
 from swebash.ai.conversation import Conversation
 from swebash.ai.metrics import Metrics
@@ -56,7 +57,7 @@ from swebash.providers.base import (
     UserMessage,
 )
 from swebash.safety.audit import AuditLog
-from swebash.safety.base import Redactor, SafetyGate
+from swebash.safety.base import Redactor, RuleWriter, SafetyGate
 from swebash.tools.base import ToolContext, ToolExecutor
 from swebash.tools.registry import ToolRegistry
 from swebash.tools.schema import parse_arguments, validate
@@ -292,6 +293,13 @@ async def _decide(agent: Agent, p: _Prepared, ctx: ToolContext,
         return
     if answer is ConfirmAnswer.ALWAYS and not p.verdict.dangerous:
         agent.session_rules.add(key)
+    if answer in (ConfirmAnswer.PROJECT, ConfirmAnswer.FOREVER) and not p.verdict.dangerous:
+        agent.session_rules.add(key)
+        if subject.kind == "command" and isinstance(agent.gate, RuleWriter):
+            scope: Literal["project", "always"] = (
+                "project" if answer is ConfirmAnswer.PROJECT else "always")
+            p.approved_by = f"user; {agent.gate.approve(subject.value, scope, ctx.cwd)}"
+            return
     p.approved_by = "user"
 
 

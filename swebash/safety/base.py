@@ -7,7 +7,7 @@ the UI's confirmation hook, or is refused when there is none.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from swebash.api import Verdict
 
@@ -25,4 +25,12 @@ class SafetyGate(Protocol):
 class Redactor(Protocol):
     def redact(self, text: str) -> str:
         """Replace secrets in ``text`` with ``[REDACTED:<name>]``."""
+        ...
+
+
+@runtime_checkable
+class RuleWriter(Protocol):
+    def approve(self, command: str, scope: Literal["project", "always"], cwd: str) -> str:
+        """Save an allow rule covering ``command`` (the y/N prompt's ``a`` with scope project
+        or always); returns one line saying what was saved, or why nothing was."""
         ...
