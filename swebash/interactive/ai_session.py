@@ -81,8 +81,14 @@ class AiFrontend:
 
             context = self.context
             self._platform = build_platform(self.config, context.cwd if context is not None
-                                            else os.getcwd)
+                                            else os.getcwd, self._notice)
         return self._platform
+
+    def _notice(self, line: str) -> None:
+        """A one-line platform notice (an MCP server that failed), printed above the spinner."""
+        from rich.text import Text
+
+        self.renderer.print(Text(f"swebash: {line}", style="yellow"))
 
     @property
     def renderer(self) -> TerminalRenderer:
