@@ -195,6 +195,9 @@ def interactive(opts: Options) -> int:
 
     config = config_mod.load()
     config_mod.print_warnings(config)
+    if opts.continue_last:
+        print("swebash: --continue applies to -c and piped input; in the shell, "
+              "`ai resume` continues the newest conversation", file=sys.stderr)
     exit_on_signals()
     rcfile = None if opts.norc else config.paths.rc_file
     session = ShellSession.start(rcfile=rcfile, login=opts.login)
