@@ -33,13 +33,14 @@ AI commands
                      openai-compatible)
   ai tools           which tools are enabled
   ai mcp             MCP servers: state and tools;  ai mcp restart NAME
+  ai rules           approval rules from rules.toml;  ai rules rm N removes rule N
   ai stats           tool calls, durations, iterations and tokens of this session
   ai context         exactly what the model sees: instruction files (AGENTS.md), the recent
                      commands and their output, the working directory and the tools
   ai help            this text"""
 
 SUBCOMMANDS = ("status", "reset", "model", "provider", "tools", "stats", "context", "explain",
-               "help", "mcp", "sessions", "resume")
+               "help", "mcp", "sessions", "resume", "rules")
 MCP_WAIT = 660.0  # ensure_started is bounded by each server's startup_timeout (≤ 600 s)
 
 
@@ -66,6 +67,29 @@ def parse(line: str) -> list[str]:
     return words[1:] if words[:1] == ["ai"] else words
 
 
+def run_rules(args: list[str]) -> int:
+    """`ai rules` lists rules.toml (and the rules it refused); `ai rules rm N` removes one."""
+    from swebash import config as config_mod
+    from swebash.safety.rulesfile import list_rules, remove_rule
+
+    path = config_mod.load().paths
+    if args in ([], ["list"]):
+        loaded = list_rules(path.rules_file, home=str(path.home))
+        for rule in loaded.rules:
+            print(rule.describe())
+        for note in loaded.notes:
+            print(f"refused: {one_line(note)}")
+        if not loaded.rules and not loaded.notes:
+            print(f"no rules in {path.rules_file}")
+        return 0
+    if len(args) == 2 and args[0] in ("rm", "remove") and args[1].isdigit():
+        message = remove_rule(path.rules_file, int(args[1]))
+        print(message)
+        return 0 if message.startswith("removed") else 1
+    print("swebash: ai rules: use `ai rules` or `ai rules rm N`")
+    return 2
+
+
 def run(host: BuiltinHost, line: str) -> int:
     words = parse(line)
     if not words or words[0] in ("help", "-h", "--help"):
@@ -83,6 +107,8 @@ def run(host: BuiltinHost, line: str) -> int:
         return host.explain(rest)
     if name == "mcp":
         return run_mcp(host, args)
+    if name == "rules":
+        return run_rules(args)
     if name in ("sessions", "resume", "reset"):
         return run_sessions(host, name, args)
     service = host.service

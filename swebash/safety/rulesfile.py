@@ -270,6 +270,9 @@ def remove_rule(path: Path, number: int) -> str:
     if not 1 <= number <= len(blocks):
         return f"no rule {number} (there are {len(blocks)})"
     removed = blocks.pop(number - 1)
-    write_atomically(path, head + "".join(blocks))
+    try:
+        write_atomically(path, head + "".join(blocks))
+    except OSError as exc:
+        return f"cannot write {path}: {exc.strerror or exc}"
     first = next((ln for ln in removed.splitlines() if ln.strip().startswith("prefix")), "")
     return f"removed rule {number}: {first.strip()}"

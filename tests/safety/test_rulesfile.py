@@ -195,3 +195,21 @@ def test_policy_check_path_after_double_dash(work: Path) -> None:
     assert json.loads(done.stdout)["decision"] == "deny"
     assert run_policy("check-path", "a", "b").returncode == 2
     assert run_policy("frobnicate").returncode == 2
+
+
+def test_ai_rules_lists_and_removes(rules_file: Path) -> None:
+    rules_file.write_text('[[rule]]\nprefix = ["make", "test"]\ndecision = "allow"\n\n'
+                          '[[rule]]\nprefix = ["sh"]\ndecision = "allow"\n\n'
+                          '[[rule]]\nprefix = ["cargo", "build"]\ndecision = "allow"\n')
+    exe = str(Path(sys.executable).with_name("swebash"))
+
+    def ai(line: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([exe, "-c", line], capture_output=True, text=True, timeout=60,
+                              env=os.environ.copy())
+
+    listed = ai("ai rules")
+    assert "1. allow make test" in listed.stdout and "3. allow cargo build" in listed.stdout
+    assert "refused: rules.toml rule 2" in listed.stdout
+    assert ai("ai rules rm 3").stdout.startswith("removed rule 3")
+    assert "cargo" not in rules_file.read_text()
+    assert ai("ai rules rm 9").returncode == 1
