@@ -257,8 +257,8 @@ class OsSandbox:
         net = "on" if self.config.network else \
             "off (TCP, UDP and unix sockets)" if sandbox_seccomp.supported() else \
             "off (TCP only)" if abi >= 4 else f"not restricted (Landlock ABI {abi} < 4)"
-        return (f"landlock ABI {abi} — writes: {writes}, network: {net}, secrets outside the "
-                "working tree unreadable")
+        return (f"landlock ABI {abi} — writes: {writes}, network: {net}, home and system "
+                "secrets unreadable (not .git/hooks or secret-looking files in the tree)")
 
     def notice(self) -> str | None:
         """Once per session, when the sandbox should be on but no backend works."""
