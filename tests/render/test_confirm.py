@@ -197,3 +197,105 @@ def test_ask_confirm_on_a_pty_echoes_the_answer(pty: Pty) -> None:
     outputs: list[str] = []
     assert pty.press(b"y", ask) is ConfirmAnswer.YES
     assert outputs[0].endswith("[y/N] yes\n")
+
+
+# --------------------------------------------------------------------------- short prompts
+
+
+def rows_at(prompt_line: object, width: int) -> list[str]:
+    console = Console(file=io.StringIO(), width=width, force_terminal=False)
+    console.print(prompt_line)
+    return console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+
+
+def test_each_reason_once_without_repeating_the_command() -> None:
+    request = ConfirmRequest("execute_command", "$ rm -rf build", Verdict(
+        "ask", dangerous=True, reasons=("deletes files recursively: rm -rf build",
+                                        "deletes files: rm -rf build", "forced",
+                                        "Forced", "deletes files recursively: rm -rf build")),
+                             command="rm -rf build")
+    plain = build_confirm_prompt(request).plain
+    assert plain == "⚠ run: rm -rf build — deletes files recursively; forced  [y/N]"
+    assert plain.count("rm -rf build") == 1
+
+
+def test_a_long_command_is_folded_within_eight_rows_at_50_columns() -> None:
+    long_find = ("find . -type f -name '*.tmp' -o -name '*.bak' -o -name '*.orig' "
+                 + " ".join(f"-o -name '*.x{i}'" for i in range(60)) + " | xargs rm -f")
+    request = ConfirmRequest("execute_command", "", Verdict(
+        "ask", dangerous=True, reasons=("deletes files: xargs rm -f", "runs a command for "
+                                        "every input line (xargs)")), command=long_find)
+    prompt = build_confirm_prompt(request, width=50)
+    rows = rows_at(prompt.line, 50)
+    assert len(rows) <= 8
+    assert "more characters (v shows all)" in prompt.plain and "[y/N/v]" in prompt.plain
+    assert prompt.plain.count("xargs rm -f") <= 2
+    assert prompt.full is not None and prompt.full.endswith("| xargs rm -f")
+
+
+def test_a_many_line_command_shows_first_and_last_lines() -> None:
+    script = "\n".join(f"echo step {i}" for i in range(30))
+    prompt = build_confirm_prompt(ConfirmRequest("execute_command", "", Verdict("ask"),
+                                                 command=script), width=50)
+    assert "echo step 0" in prompt.plain and "echo step 29" in prompt.plain
+    assert "… 28 more lines" in prompt.plain and "echo step 15" not in prompt.plain
+
+
+def test_sandbox_retry_is_one_line_without_always() -> None:
+    request = ConfirmRequest("execute_command", "$ npm install", Verdict("ask"),
+                             command="npm install", kind="sandbox_retry",
+                             blocked="network access to registry.npmjs.org")
+    prompt = build_confirm_prompt(request, width=110)
+    assert not prompt.offers_always and prompt.plain.endswith("[y/N]")
+    assert "the sandbox blocked network access to registry.npmjs.org" in prompt.plain
+    assert "npm install" in prompt.plain and len(rows_at(prompt.line, 110)) == 1
+
+
+def ask_with_keys(pty: Pty, request: ConfirmRequest, keys: list[bytes]) -> tuple[
+        ConfirmAnswer, str]:
+    """Run ``ask_confirm`` on the pty, typing one key each time it shows something."""
+    shown = threading.Semaphore(0)
+
+    class FlushSignals(io.StringIO):
+        seen = 0
+
+        def flush(self) -> None:  # only a flush of something new means "shown"
+            if len(self.getvalue()) > self.seen:
+                self.seen = len(self.getvalue())
+                shown.release()
+
+    console = Console(file=FlushSignals(), width=100, force_terminal=False)
+    result: list[ConfirmAnswer] = []
+    thread = threading.Thread(target=lambda: result.append(
+        ask_confirm(console, request, pty.slave)), daemon=True)
+    thread.start()
+    for key in keys:
+        assert shown.acquire(timeout=30)
+        os.write(pty.master, key)
+    thread.join(30)
+    assert not thread.is_alive()
+    return result[0], console.file.getvalue()
+
+
+@pytest.mark.parametrize(("scope", "answer"), [(b"s", ConfirmAnswer.ALWAYS),
+                                               (b"p", ConfirmAnswer.PROJECT),
+                                               (b"f", ConfirmAnswer.FOREVER),
+                                               (b"x", ConfirmAnswer.NO)])
+def test_pty_a_asks_how_long(pty: Pty, scope: bytes, answer: ConfirmAnswer) -> None:
+    got, text = ask_with_keys(pty, TOUCH, [b"a", scope])
+    assert got is answer
+    assert "[s] this session  [p] this project  [f] always" in text
+
+
+def test_pty_a_at_a_dangerous_prompt_says_why_and_asks_again(pty: Pty) -> None:
+    got, text = ask_with_keys(pty, RM, [b"a", b"y"])
+    assert got is ConfirmAnswer.YES
+    assert "a is not offered: the gate marked this dangerous" in text
+
+
+def test_pty_v_shows_a_folded_command_whole(pty: Pty) -> None:
+    script = "\n".join(f"echo step {i}" for i in range(30))
+    request = ConfirmRequest("execute_command", "", Verdict("ask"), command=script)
+    got, text = ask_with_keys(pty, request, [b"v", b"n"])
+    assert got is ConfirmAnswer.NO
+    assert "echo step 15" in text and text.rstrip().endswith("no")
