@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal, TextIO
 from swebash.config import McpServerConfig
 
 if TYPE_CHECKING:
+    from anyio import CancelScope
     from mcp import Client
     from mcp.client._transport import TransportStreams
     from mcp_types import CallToolResult
@@ -64,6 +65,7 @@ class McpServer:
         self.crashed = False  # it exited after it was ready: the next question restarts it
         self._client: Client | None = None
         self._task: asyncio.Task[None] | None = None
+        self._scope: CancelScope | None = None  # the owning task's; cancel() is thread-local
         self._ready = asyncio.Event()
         self._stop = asyncio.Event()
 
@@ -88,6 +90,8 @@ class McpServer:
 
     async def stop(self) -> None:
         self._stop.set()
+        if self.state == "starting" and self._scope is not None:
+            self._scope.cancel()  # a handshake in progress ends now, not at its deadline
         task = self._task
         if task is not None and not task.done():
             with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
@@ -107,6 +111,7 @@ class McpServer:
             from swebash import __version__
 
             with anyio.CancelScope() as scope:
+                self._scope = scope
                 scope.deadline = anyio.current_time() + self.config.startup_timeout
                 client = Client(self._transport(log), mode="legacy",
                                 client_info=Implementation(name="swebash", version=__version__))
@@ -119,11 +124,12 @@ class McpServer:
                     self._ready.set()
                     await self._stop.wait()
             if scope.cancelled_caught and self.state == "starting":
-                self.fail(f"did not start within {self.config.startup_timeout:g} s")
+                self.fail("stopped before it was ready" if self._stop.is_set() else
+                          f"did not start within {self.config.startup_timeout:g} s")
         except Exception as exc:  # every failure of one server stays with that server
             self.fail(describe_error(exc))
         finally:
-            self._client = None
+            self._client, self._scope = None, None
             if self.state == "starting":
                 self.fail("stopped before it was ready")
             self._ready.set()

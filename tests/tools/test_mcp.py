@@ -251,3 +251,19 @@ def test_text_from_a_server_is_made_printable_for_people() -> None:
     from swebash.tools.mcp import first_line
 
     assert first_line("evil\x1b]0;owned\x07 tool\u202e") == "evil?]0;owned? tool?"
+
+
+def test_closing_during_a_slow_start_stops_the_process_at_once(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pid"
+    manager = McpManager([stdio("slow", "--hang-start", "--pidfile", str(pidfile),
+                                startup_timeout=300.0)])
+
+    async def main() -> None:
+        manager.start_idle()
+        while not pidfile.exists() or not pidfile.read_text():
+            await asyncio.sleep(0.05)
+        await asyncio.wait_for(manager.aclose(), 60)  # far below the 300 s startup timeout
+
+    asyncio.run(main())
+    assert not alive(pid_from(pidfile))
+    assert manager.servers["slow"].error == "stopped before it was ready"
