@@ -301,10 +301,10 @@ class DefaultAiService:
 
 
 def endpoint_reachable(url: str, timeout: float = 2.0) -> bool:
-    parts = urlsplit(url)
-    port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)  # ValueError: bad port
         with socket.create_connection((parts.hostname or "localhost", port), timeout=timeout):
             return True
-    except OSError:
+    except (OSError, ValueError, OverflowError):
         return False
