@@ -127,12 +127,16 @@ def show(argv: Sequence[str], limit: int = 40) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
+VERSIONED = re.compile(r"^(python|pip)\d+(\.\d+)*$")
+
+
 def base(name: str) -> str:
-    name = os.path.basename(name.rstrip("/")) or name
-    if re.match(r"^python\d+(\.\d+)*$", name):
-        return "python"
-    if re.match(r"^pip\d+(\.\d+)*$", name):
-        return "pip"
+    if "/" in name:
+        name = os.path.basename(name.rstrip("/")) or name
+    if name[-1:].isdigit():
+        match = VERSIONED.match(name)
+        if match:
+            return match.group(1)
     if name.startswith("mkfs."):
         return "mkfs"
     return name

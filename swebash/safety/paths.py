@@ -88,17 +88,22 @@ def within(path: str, root: str) -> bool:
     return root == "/" or path == root or path.startswith(root + "/")
 
 
+SECRET_DIR_RE = re.compile("/(" + "|".join(re.escape(d.lower()) for d in SECRET_HOME_DIRS)
+                           + ")(/|$)")
+SECRET_FILE_RE = re.compile("(^|/)(" + "|".join(re.escape(f.lower())
+                                                for f in SECRET_HOME_FILES) + ")$")
+
+
 def secret_reason(path: str, home: str) -> str | None:
     low = path.lower()
     if PUBLIC_NAME.search(low):
         return None
-    for rel in SECRET_HOME_DIRS:
-        if f"/{rel.lower()}/" in low + "/":
-            return f"secret material under ~/{rel}/"
-    name = os.path.basename(low)
-    for rel in SECRET_HOME_FILES:
-        if low.endswith("/" + rel.lower()) or name == rel.lower():
-            return f"secret file {rel}"
+    hit = SECRET_DIR_RE.search(low)
+    if hit:
+        return f"secret material under ~/{hit.group(1)}/"
+    hit = SECRET_FILE_RE.search(low)
+    if hit:
+        return f"secret file {hit.group(2)}"
     if HISTORY.search(low):
         return f"shell or tool history {os.path.basename(path)}"
     if SECRET_SYSTEM.match(low) or SECRET_SYSTEM.match(path):
