@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from swebash.api import ToolSchema
+from swebash.api import JsonObject, ToolSchema
 from swebash.config import McpServerConfig
 from swebash.errors import ToolError
 from swebash.tools.base import ToolContext, ToolExecutor, ToolOutput
@@ -67,16 +67,16 @@ class McpTool(ToolExecutor):
                        + self.remote.description)[:DESCRIPTION_CAP]
         return ToolSchema(self.name, description, schema)
 
-    def requires_confirmation(self, args: dict[str, Any]) -> bool:
+    def requires_confirmation(self, args: JsonObject) -> bool:
         return not self.server.config.trust
 
-    def describe_call(self, args: dict[str, Any]) -> str:
+    def describe_call(self, args: JsonObject) -> str:
         shown = json.dumps(args, ensure_ascii=False)
         if len(shown) > 300:
             shown = shown[:300] + "…"
         return f"MCP {self.server.name} · {printable(self.remote.name)} {shown}"
 
-    async def execute(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+    async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
         try:
             result = await self.server.call(self.remote.name, args)
         except McpCallError as exc:
@@ -137,11 +137,13 @@ class LoadToolsTool(ToolExecutor):
                               "description": "tool names from the index (mcp__server__tool)"}},
                            "required": ["names"]})
 
-    def describe_call(self, args: dict[str, Any]) -> str:
-        return f"load MCP tool schemas: {', '.join(map(str, args.get('names', [])))}"
+    def describe_call(self, args: JsonObject) -> str:
+        raw = args.get("names")
+        return f"load MCP tool schemas: {', '.join(map(str, raw)) if isinstance(raw, list) else ''}"
 
-    async def execute(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
-        names = [str(n) for n in args.get("names", [])]
+    async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
+        raw = args.get("names")
+        names = [str(n) for n in raw] if isinstance(raw, list) else []
         tools = {t.name: t for t in self.manager.tools()}
         found = [tools[n] for n in names if n in tools]
         self.manager.loaded.update(t.name for t in found)

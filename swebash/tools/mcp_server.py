@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
 
+from swebash.api import JsonObject
 from swebash.config import McpServerConfig
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ class McpServer:
 
     # ------------------------------------------------------------------ calls
 
-    async def call(self, tool: str, arguments: dict[str, Any]) -> CallToolResult:
+    async def call(self, tool: str, arguments: JsonObject) -> CallToolResult:
         """Call one tool; raises ``McpCallError`` with a message the model can read."""
         from mcp.shared.exceptions import MCPError
 
