@@ -10,47 +10,37 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Iterable
 from typing import Any
 
-from prompt_toolkit import PromptSession
+from prompt_toolkit import PromptSession, search
 from prompt_toolkit.application import run_in_terminal
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion, ThreadedCompleter
-from prompt_toolkit.document import Document
+from prompt_toolkit.completion import CompleteEvent, ThreadedCompleter
+from prompt_toolkit.completion.base import get_common_complete_suffix
 from prompt_toolkit.enums import DEFAULT_BUFFER
-from prompt_toolkit.filters import has_focus
+from prompt_toolkit.filters import has_focus, is_searching
 from prompt_toolkit.formatted_text import FormattedText
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.styles import Style
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
+from prompt_toolkit.styles import Style, merge_styles
 
 from swebash.config import Config
 from swebash.errors import ShellDied, SwebashError
-from swebash.interactive.history import SharedFileHistory
+from swebash.interactive.comfort import STYLE_RULES, Comfort
+from swebash.interactive.completer import ShellCompleter
+from swebash.interactive.history import (
+    USES_HISTORY,
+    ShellHistory,
+    bash_history_text,
+    parse_bash_history,
+)
+from swebash.interactive.idle import IdleOutput
 from swebash.interactive.prompt import prompt_fragments
-from swebash.router import Ask, Builtin, Empty, ShellLine, Translate, route
+from swebash.interactive.shell_builtins import EXIT, ShellBuiltins
+from swebash.router import Ask, Builtin, Empty, Fix, ShellLine, Translate, route
 from swebash.shell.session import ShellSession
 
 STYLE = Style.from_dict({"userhost": "ansigreen bold", "cwd": "ansiblue bold",
                          "git": "ansimagenta", "status": "ansired bold"})
-EXITING_WORDS = ("exit", "logout", "exec")
 WARM_DELAY = 0.3
-
-
-class ShellCompleter(Completer):
-    """Completions from the session's own bash (commands, paths, variables, compspecs)."""
-
-    def __init__(self, session: ShellSession) -> None:
-        self.session = session
-
-    def get_completions(self, document: Document, complete_event: CompleteEvent
-                        ) -> Iterable[Completion]:
-        before = document.text_before_cursor
-        if "\n" in before:
-            before = before.rsplit("\n", 1)[1]
-        word = "" if not before or before[-1].isspace() else before.split()[-1]
-        for candidate in self.session.complete(before, timeout=0.1):
-            if candidate.startswith(word) or not word:
-                yield Completion(candidate, start_position=-len(word))
 
 
 class Repl:
@@ -67,15 +57,31 @@ class Repl:
         self.ai: AiFrontend = AiFrontend(config, session.context)
         self._warmed = False
         self.color = not (config.no_color or config.dumb_term)
+        paths = config.paths
+        history = ShellHistory(paths.history_file if paths.persistent else None,
+                               seed=paths.home / ".bash_history")
+        self.history = history
+        self.idle = IdleOutput(session)  # background output while the editor waits
+        self.builtins = ShellBuiltins(session)  # set -o vi, bind, exit
+        session.on_editing_mode = self._set_mode
+        self.queued: list[str] = []  # complete lines typed while a command ran
+        self.completer = ShellCompleter(session)
+        # suggestions, colouring, history expansion, the user's prompt, ?fix (comfort.py)
+        self.comfort = Comfort(config, session, history, self.color)
         self.prompt_session: PromptSession[str] = PromptSession(
-            history=SharedFileHistory(config.paths.history_file),
-            completer=ThreadedCompleter(ShellCompleter(session)),
+            history=history,
+            completer=ThreadedCompleter(self.completer),
             complete_while_typing=False,
-            key_bindings=self._bindings(),
+            key_bindings=merge_key_bindings([self._bindings(), self.comfort.bindings()]),
             multiline=True,
-            prompt_continuation=lambda width, line, wrap: "> ".rjust(width),
-            style=STYLE if self.color else None,
-            auto_suggest=self._auto_suggest(),
+            # a wrapped long line starts at the left edge, as in bash (nothing to copy along)
+            prompt_continuation=lambda width, line, wrap: (
+                "" if wrap else self.comfort.continuation(width)),
+            enable_open_in_editor=True,  # Ctrl-X Ctrl-E: $VISUAL / $EDITOR
+            style=merge_styles([STYLE, Style.from_dict(STYLE_RULES)]) if self.color else None,
+            lexer=self.comfort.lexer if self.color else None,
+            rprompt=self.comfort.rprompt,
+            auto_suggest=self.comfort.auto_suggest(self._auto_suggest()),
             enable_history_search=False,
             input=input,
             output=output,
@@ -111,8 +117,58 @@ class Repl:
             buffer = event.current_buffer
             if self.session.needs_more_input(buffer.text):
                 buffer.insert_text("\n")
-            else:
+            elif not self.comfort.intercept_enter(event):  # history expansion
                 buffer.validate_and_handle()
+
+        @kb.add("tab", filter=editing)
+        def _(event: KeyPressEvent) -> None:
+            # synchronous, as readline's Tab: keys typed after it (Enter) see its result
+            buffer = event.current_buffer
+            if buffer.complete_state:
+                buffer.complete_next()
+                return
+            found = list(self.completer.get_completions(
+                buffer.document, CompleteEvent(completion_requested=True)))
+            if len(found) == 1:
+                buffer.apply_completion(found[0])
+            elif found:
+                common = get_common_complete_suffix(buffer.document, found)
+                if common:
+                    buffer.insert_text(common)
+                else:
+                    buffer.start_completion(select_first=False)
+
+        @kb.add("c-c", filter=editing)
+        def _(event: KeyPressEvent) -> None:
+            buffer = event.current_buffer  # bash shows ^C after the line and sets $? to 130
+            buffer.cursor_position = len(buffer.text)
+            buffer.insert_text("^C")
+            event.app.exit(exception=KeyboardInterrupt, style="class:aborting")
+
+        @kb.add("<bracketed-paste>", filter=editing)
+        def _(event: KeyPressEvent) -> None:
+            data = event.data.replace("\r\n", "\n").replace("\r", "\n")
+            event.current_buffer.insert_text(data[:-1] if data.endswith("\n") else data)
+
+        # Ctrl-R as in bash and fish: Enter runs the match, moving keys take it for editing
+        @kb.add("enter", filter=is_searching)
+        def _(event: KeyPressEvent) -> None:
+            search.accept_search()
+            event.app.current_buffer.validate_and_handle()
+
+        for key in ("left", "right", "c-a", "c-e", "home", "end", "c-b", "c-f"):
+            @kb.add(key, filter=is_searching)
+            def _(event: KeyPressEvent, key: str = key) -> None:
+                search.accept_search()
+                buffer = event.app.current_buffer
+                if key in ("c-a", "home"):
+                    buffer.cursor_position += buffer.document.get_start_of_line_position()
+                elif key in ("c-e", "end"):
+                    buffer.cursor_position += buffer.document.get_end_of_line_position()
+                elif key in ("left", "c-b"):
+                    buffer.cursor_left()
+                else:
+                    buffer.cursor_right()
 
         @kb.add("escape", "e")
         def _(event: KeyPressEvent) -> None:
@@ -128,14 +184,40 @@ class Repl:
         except SwebashError as exc:
             print(f"swebash: {exc}")
 
-    def message(self) -> FormattedText:
-        return FormattedText(prompt_fragments(self.session.cwd, str(self.config.paths.home),
-                                              self.status, self.config.prompt, self.color))
+    def message(self) -> Any:
+        return self.comfort.message(FormattedText(prompt_fragments(
+            self.session.cwd, str(self.config.paths.home), self.status, self.config.prompt,
+            self.color)))
+
+    def _set_mode(self, name: str) -> None:
+        self.builtins.on_mode(name)
+        self.prompt_session.editing_mode = self.builtins.mode
+
+    def _pre_run(self) -> None:
+        self.idle.attach()
+        self._warm_later()
 
     def read_line(self) -> str:
+        """The next line: typed ahead during the last command (as in bash: complete lines
+        run, a partial one is waiting at the prompt), or read with the line editor."""
+        typed = self.session.take_typeahead()
+        if typed:
+            *lines, partial = typed.split("\n")
+            self.queued += lines
+            self.next_default = partial if not self.next_default else self.next_default
+        accept = bool(self.queued)
         default, self.next_default = self.next_default, ""
-        line: str = self.prompt_session.prompt(self.message, default=default,
-                                               pre_run=self._warm_later)
+        if accept:
+            self.next_default, default = default, self.queued.pop(0)
+        self.comfort.refresh()
+        self.prompt_session.editing_mode = self.builtins.mode
+        try:
+            line: str = self.prompt_session.prompt(self.message, default=default,
+                                                   accept_default=accept,
+                                                   pre_run=self._pre_run)
+        finally:
+            self.idle.detach()
+        self.comfort.take_echo()
         return line
 
     # ------------------------------------------------------------------ loop
@@ -145,19 +227,17 @@ class Repl:
             try:
                 line = self.read_line()
             except KeyboardInterrupt:
+                self.status = 130
+                self.session.set_next_status(130)
                 continue
-            except EOFError:
-                return self.status
+            except EOFError:  # Ctrl-D: bash's exit, as bash does (it prints "exit")
+                line = "exit"
+            except ShellDied as died:  # TMOUT, or bash was killed while idle
+                return died.status
             try:
                 self.dispatch(line)
-            except ShellDied as died:
-                words = line.split()
-                if words and words[0] in EXITING_WORDS:
-                    return died.status
-                print(f"swebash: bash exited (status {died.status}); started a fresh session "
-                      "— shell state (cwd, variables, aliases) was lost", file=sys.stderr)
-                self.status = died.status
-                self.session.restart()
+            except ShellDied as died:  # exit, exec, set -e: the shell ends, as bash would
+                return died.status
             except KeyboardInterrupt:
                 print("^C")
                 self.status = 130
@@ -173,7 +253,14 @@ class Repl:
         if isinstance(routed, Empty):
             return
         if isinstance(routed, ShellLine):
-            self.status = self.session.run(line).exit_status
+            self.run_shell_line(line)
+            return
+        if isinstance(routed, Fix):
+            from swebash.interactive.fix import propose_fix
+
+            command = propose_fix(self.ai, self.session.context, routed.text)
+            if command:
+                self.next_default = command
             return
         if isinstance(routed, Ask):
             if not routed.text:
@@ -192,6 +279,36 @@ class Repl:
 
             self.status = ai_builtins.run(self.ai, routed.text)
 
+    def run_shell_line(self, line: str) -> None:
+        answered = self.builtins.answer(line)
+        if answered is not None:
+            self.status = answered
+            self.history.remember(line)
+            return
+        sent = self.builtins.exit_line(line) if EXIT.fullmatch(line) else line
+        record = self.session.run(sent)
+        self.status = record.exit_status
+        self.builtins.after(line, record.output_tail)
+        self.comfort.record(line, self.status)
+        if USES_HISTORY.search(line):
+            self.sync_history()
+        elif self.session.last_added_to_history:
+            self.history.remember(line)
+
+    def sync_history(self) -> None:
+        """Read back bash's list after `history -c`, `fc -s` …: ↑ and the file follow it."""
+        data = self.session.dump_history()
+        if data is not None:
+            self.history.replace(parse_bash_history(data.decode("utf-8", "surrogateescape")))
+
+    def load_history(self) -> None:
+        """Bash gets the saved history (it applies HISTSIZE); the editor takes bash's list."""
+        entries = self.history.entries()
+        if entries:
+            self.session.load_history(bash_history_text(entries).encode("utf-8",
+                                                                        "surrogateescape"))
+            self.sync_history()
+
     def close(self) -> None:
         self.ai.close()
 
@@ -200,6 +317,7 @@ def run_interactive(config: Config, session: ShellSession) -> int:
     repl = Repl(config, session)
     try:
         session.wait_ready()
+        repl.load_history()
         return repl.loop()
     finally:
         repl.close()

@@ -327,9 +327,10 @@ __sb_complete() {
   builtin local -a words
   builtin mapfile -d '' -t words < "$__sb_dir/cline"
   : > "$__sb_dir/cline"
-  builtin local "cword=${words[0]-0}" "line=${words[1]-}"
-  words=("${words[@]:2}")
-  builtin local "cur=${words[cword]-}" "cmd=${words[0]-}"
+  # words as typed (what bash gives compspecs), and the word under the cursor unquoted
+  builtin local "cword=${words[0]-0}" "line=${words[1]-}" "cur=${words[2]-}"
+  words=("${words[@]:3}")
+  builtin local "cmd=${words[0]-}" "rawcur=${words[cword]-}"
   if (( cword == 0 )); then
     builtin compgen -A alias -A function -A builtin -A keyword -A command -- "$cur" \
       | command sort -u | while IFS= builtin read -r w; do
@@ -355,7 +356,7 @@ __sb_complete() {
     COMP_WORDS=("${words[@]}") COMP_CWORD=$cword COMP_LINE=$line COMP_POINT=${#line}
     COMP_TYPE=9 COMP_KEY=9
     COMPREPLY=()
-    "$func" "$cmd" "$cur" "${words[cword-1]}" >/dev/null 2>&1
+    "$func" "$cmd" "$rawcur" "${words[cword-1]}" >/dev/null 2>&1
     builtin local reply
     # compopt -o filenames inside the function is invisible from here: a reply that names an
     # existing file is taken as one (quoted, "/" after a directory), as readline would
@@ -365,15 +366,21 @@ __sb_complete() {
       elif [[ -e ${reply/#\~/$HOME} ]]; then builtin printf 'f%s\n' "$reply"
       else builtin printf 'w%s\n' "$reply"; fi
     done
-    [[ ${#COMPREPLY[@]} -gt 0 || $spec != *"-o default"* && $spec != *"-o bashdefault"* ]] \
-      && builtin return 0
+    (( ${#COMPREPLY[@]} )) && builtin return 0  # else files, as -o default would
   fi
-  builtin local f "expanded=$cur"
-  [[ $cur == \~* ]] && expanded=${cur/#\~/$HOME}
-  [[ $cur == \$*/* ]] && { builtin eval "expanded=${cur%%/*}" 2>/dev/null; expanded+=/${cur#*/}; }
+  # ~/… and $VAR/… (a plain variable name only: nothing typed is ever evaluated) complete
+  # on their value, and come back with the head the user typed
+  builtin local f "head=" "value="
+  if [[ $cur == \~/* ]]; then
+    head=\~ value=$HOME
+  elif [[ $cur == \$*/* && ${cur%%/*} =~ ^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$ ]]; then
+    head=${cur%%/*} value=${!BASH_REMATCH[1]-}
+  fi
   while IFS= builtin read -r f; do
-    if [[ -d $f ]]; then builtin printf 'd%s\n' "$f"; else builtin printf 'f%s\n' "$f"; fi
-  done < <(builtin compgen -f -- "$expanded")
+    [[ -n $head ]] && f=$head${f#"$value"}
+    if [[ -d ${f/#"$head"/$value} ]]; then builtin printf 'd%s\n' "$f"
+    else builtin printf 'f%s\n' "$f"; fi
+  done < <(builtin compgen -f -- "${cur/#"$head"/$value}")
 }
 """
 

@@ -33,16 +33,18 @@ class Words:
     words: list[str]  # unquoted, the last one being the word under the cursor
     raw: str  # the word under the cursor as typed
     quote: str | None  # the quote still open at the cursor: None, '"' or "'"
+    raws: list[str]  # every word as typed (what bash gives compspecs in COMP_WORDS)
 
 
 class Completes(Protocol):
-    def complete_words(self, words: list[str], cword: int, line: str,
+    def complete_words(self, words: list[str], cur: str, line: str,
                        timeout: float = 0.1) -> list[tuple[str, str]]: ...
 
 
 def split_words(line: str) -> Words:
     """Shell words of the current command before the cursor (the last may be empty)."""
     words: list[str] = []
+    raws: list[str] = []
     cur, raw = "", ""
     quote: str | None = None
     in_word = False
@@ -77,16 +79,18 @@ def split_words(line: str) -> Words:
         elif ch.isspace() or ch in SEPARATORS:
             if in_word:
                 words.append(cur)
+                raws.append(raw)
             cur, raw, in_word = "", "", False
             if ch in SEPARATORS:
-                words = []
+                words, raws = [], []
         else:
             cur += ch
             raw += ch
             in_word = True
         i += 1
     words.append(cur)
-    return Words(words, raw, quote)
+    raws.append(raw)
+    return Words(words, raw, quote, raws)
 
 
 def quote_text(text: str, quote: str | None) -> str:
@@ -117,7 +121,7 @@ def _file_insert(parts: Words, name: str, is_dir: bool, unique: bool) -> tuple[s
 def complete_line(session: Completes, text: str, timeout: float = 0.1) -> list[Candidate]:
     line = text.rsplit("\n", 1)[-1]
     parts = split_words(line)
-    found = session.complete_words(parts.words, len(parts.words) - 1, line, timeout)
+    found = session.complete_words(parts.raws, parts.words[-1], line, timeout)
     unique = len(found) == 1
     start = -len(parts.raw)
     out: list[Candidate] = []

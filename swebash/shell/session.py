@@ -522,14 +522,14 @@ class ShellSession:
                 env[key.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
         return env
 
-    def complete_words(self, words: list[str], cword: int, line: str,
+    def complete_words(self, words: list[str], cur: str, line: str,
                        timeout: float = 0.1) -> list[tuple[str, str]]:
-        """Bash's candidates for ``words[cword]``: (kind, text) with kind ``d`` directory,
-        ``f`` file, ``v`` variable, ``w`` other word."""
+        """Bash's candidates for the last of ``words`` (as typed; ``cur`` is it unquoted):
+        (kind, text) with kind ``d`` directory, ``f`` file, ``v`` variable, ``w`` other."""
         if not self.alive:
             return []
         with self.lock:
-            payload = "\0".join([str(cword), line, *words]) + "\0"
+            payload = "\0".join([str(len(words) - 1), line, cur, *words]) + "\0"
             self._write_private("cline", payload.encode("utf-8", "surrogateescape"))
             try:
                 data = self._hidden("__sb_complete", timeout)
