@@ -27,7 +27,13 @@ from swebash.providers.base import (
     TurnEvent,
     UserMessage,
 )
-from swebash.providers.boundary import Narrow, TurnBudget, stream_content_type, undecodable
+from swebash.providers.boundary import (
+    Narrow,
+    TurnBudget,
+    describe,
+    stream_content_type,
+    undecodable,
+)
 from swebash.providers.connection import (
     check_endpoint,
     check_stream_reply,
@@ -168,6 +174,8 @@ class _TurnState:
 
     def read(self, event: object, narrow: Narrow, budget: TurnBudget) -> str:
         """Apply one event; returns the text it carries (empty when none)."""
+        if event is None or isinstance(event, str | int | float | list):
+            raise narrow.malformed(f"an event is {describe(event)}, expected an object")
         kind = narrow.text(event, "type", "event.type", required=True)
         if kind == "message_start":
             message = narrow.record(event, "message", "message_start.message", required=True)

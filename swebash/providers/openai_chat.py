@@ -144,6 +144,8 @@ class ChunkView:
 
 
 def narrow_chunk(chunk: object, narrow: Narrow) -> ChunkView:
+    if chunk is None or isinstance(chunk, str | int | float | list):
+        raise narrow.malformed(f"an event is {describe(chunk)}, expected an object")
     usage = narrow.record(chunk, "usage", "usage")
     tokens = None
     if usage is not None:
