@@ -278,8 +278,9 @@ async def _decide(agent: Agent, p: _Prepared, ctx: ToolContext,
         p.result = error_result(exc.kind, str(exc))  # say so instead of asking y/N first
         p.approved_by = "refused"
         return
-    if confirm is None:
-        p.result = error_result("ConfirmationRequired", NO_HOOK)
+    if confirm is None:  # say why the gate asks, so a refusal in a pipe is understood
+        why = "; ".join(dict.fromkeys(p.verdict.reasons))
+        p.result = error_result("ConfirmationRequired", f"{why} — {NO_HOOK}" if why else NO_HOOK)
         p.approved_by = "refused"
         return
     request = ConfirmRequest(

@@ -119,6 +119,7 @@ def view_result(end: ToolCallEnd, max_lines: int = 5) -> ResultView:
         head_parts = [end.summary]
     else:
         head_parts = [lines_part]
-    head_parts.append(format_duration(end.duration_ms))
+    if end.duration_ms > 0 or ok:  # a call that never ran has no duration worth showing
+        head_parts.append(format_duration(end.duration_ms))
     headline = " · ".join(head_parts)
     return ResultView(ok, headline, shown, more, truncated, tail, exit_code)

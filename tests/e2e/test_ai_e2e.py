@@ -152,6 +152,10 @@ def test_piped_mode_refuses_what_the_gate_would_ask(server: FakeServer,
     assert result.stdout.splitlines() == ["start", "I was not allowed to.", "end"]
     refused = json.dumps(server.requests[-1].body["messages"][-1])
     assert "non-interactive" in refused
+    # stderr says why, on the line of the call, not "failed: failed · 1 line".
+    note = next(line for line in result.stderr.splitlines() if "✗" in line)
+    assert note.startswith("[tool] ✗ not confirmed: ") and "deletes files" in note
+    assert "failed: failed" not in result.stderr
 
 
 def test_yes_approves_ask_but_not_dangerous(server: FakeServer, ai_env: dict[str, str],
