@@ -169,3 +169,33 @@ def test_interactive_mcp_server_stops_when_the_shell_exits(spawn: Spawn, server:
     term.send("exit\r")
     assert term.exit_status() == 0
     assert gone(pidfile)
+
+
+def test_sigterm_during_a_c_answer_stops_the_mcp_server(server: FakeServer,
+                                                        ai_env: dict[str, str],
+                                                        hermetic_env: Path,
+                                                        tmp_path: Path) -> None:
+    import subprocess
+    import time
+
+    from tests.e2e.conftest import SWEBASH
+
+    pidfile = tmp_path / "mcp.pid"
+    configure_mcp(hermetic_env, pidfile)
+    server.script({"text": "slow " * 200, "chunks": 200, "delay": 0.05})
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SWEBASH", "OPENAI"))}
+    proc = subprocess.Popen([SWEBASH, "-c", "? take your time"], env={**env, **ai_env},
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while not server.requests and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert server.requests and not gone(pidfile)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 128 + signal.SIGTERM
+        assert gone(pidfile)
+        assert b"Traceback" not in proc.stderr.read()  # type: ignore[union-attr]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
