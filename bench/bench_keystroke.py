@@ -106,7 +106,7 @@ def prompt_times() -> None:
                 for _ in range(200):
                     t0 = time.perf_counter()
                     session.run("true")
-                    state = read_prompt_state(Path(session.dir, STATE_FILE))
+                    state = read_prompt_state(Path(session.dir, STATE_FILE), session.nonce)
                     times.append((time.perf_counter() - t0) * 1000)
                 shown = repr(state.ps1)[:30]
             finally:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.application.current import get_app
@@ -33,7 +32,7 @@ from swebash.interactive.history_suggest import (
 )
 from swebash.interactive.prompt import git_branch, shorten_home
 from swebash.router import ShellLine, route
-from swebash.shell.userprompt import STATE_FILE, PromptState, read_prompt_state
+from swebash.shell.userprompt import PromptState
 
 if TYPE_CHECKING:
     from prompt_toolkit.history import History
@@ -66,7 +65,7 @@ class Comfort:
 
     def refresh(self) -> None:
         """Read what bash left before this prompt (user PS1, $-, PATH, functions)."""
-        self.state = read_prompt_state(Path(self.session.dir, STATE_FILE))
+        self.state = self.session.prompt_state()
 
     def record(self, line: str, status: int) -> None:
         self.suggester.record(line, self.session.cwd, status)

@@ -7,6 +7,10 @@ and writes five NUL-terminated fields to ``<session dir>/prompt``, then the name
 session's functions and aliases one per line (for colouring command words):
 
     $- NUL count of user PROMPT_COMMAND entries NUL ${PS1@P} NUL ${PS2@P} NUL $PATH NUL names…
+    NUL nonce NUL
+
+The file is overwritten in place, never truncated (truncation costs about a millisecond per
+prompt on some filesystems), so the session's nonce marks where this prompt's state ends.
 
 Bash's own PS1 stays empty, so bash never draws a prompt of its own. An empty PS1 field means
 the user has no prompt and swebash draws its default one. Pure parsing, no I/O but one read.
@@ -38,7 +42,10 @@ class PromptState:
         return bool(self.ps1)
 
 
-def parse_prompt_state(data: bytes) -> PromptState:
+def parse_prompt_state(data: bytes, nonce: str) -> PromptState:
+    end = data.find(b"\0" + nonce.encode() + b"\0")
+    if end >= 0:
+        data = data[:end]
     fields = data.decode("utf-8", "replace").split("\0", 5)
     if len(fields) < 6:
         return PromptState()
@@ -51,8 +58,8 @@ def parse_prompt_state(data: bytes) -> PromptState:
     return PromptState(fields[0], count, fields[2], fields[3], fields[4], names)
 
 
-def read_prompt_state(path: Path) -> PromptState:
+def read_prompt_state(path: Path, nonce: str) -> PromptState:
     try:
-        return parse_prompt_state(path.read_bytes())
+        return parse_prompt_state(path.read_bytes(), nonce)
     except OSError:
         return PromptState()

@@ -119,6 +119,8 @@ def test_prompt_command_setting_ps1_runs_before_each_prompt(spawn: Spawn,
     wait_line_start(term, "pc2:1 ")
     term.send("PS1=ignored-by-the-next-prompt-command\r")
     wait_line_start(term, "pc3:0 ")
+    term.send("\r")  # an empty line runs PROMPT_COMMAND again, as in bash
+    wait_line_start(term, "pc4:")
 
 
 @pytest.mark.parametrize("keys", ["?fix\r", "\x18\x06"])

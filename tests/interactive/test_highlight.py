@@ -72,3 +72,14 @@ def test_path_lookup_follows_path_changes(tmp_path: Path) -> None:
     assert names.exists("./bin/mytool", frozenset(), "", str(tmp_path))
     assert names.exists("cd", frozenset(), "", str(tmp_path))
     assert os.access(tool, os.X_OK)
+
+
+def test_prompt_state_file_is_cut_at_the_nonce() -> None:
+    from swebash.shell.userprompt import parse_prompt_state
+
+    data = b"himBH\x001\x00my> \x00> \x00/bin\x00f\nll\n\x00abc\x00stale tail from before"
+    state = parse_prompt_state(data, "abc")
+    assert state.histexpand and state.prompt_commands == 1 and state.ps1 == "my> "
+    assert state.path == "/bin" and state.names == {"f", "ll"}
+    assert not parse_prompt_state(b"himB\x000\x00\x00\x00/bin\x00\x00abc\x00", "abc").histexpand
+    assert parse_prompt_state(b"", "abc").ps1 == ""
