@@ -34,7 +34,7 @@ def ai_env(server: FakeServer) -> dict[str, str]:
             "OPENAI_BASE_URL": server.url + "/v1", "SWEBASH_AI_MAX_RETRIES": "0"}
 
 
-def configure_mcp(home: Path, pidfile: Path, trust: bool = True) -> None:
+def configure_mcp(home: Path, pidfile: Path, trust: bool = True, extra: str = "") -> None:
     config = home / ".config" / "swebash"
     config.mkdir(parents=True, exist_ok=True)
     (config / "config.toml").write_text(
@@ -42,7 +42,7 @@ def configure_mcp(home: Path, pidfile: Path, trust: bool = True) -> None:
         f"command = {json.dumps(sys.executable)}\n"
         f'args = ["-m", "tests.fakes.mcp_server", "--pidfile", {json.dumps(str(pidfile))}]\n'
         f"cwd = {json.dumps(ROOT)}\n"
-        f"trust = {'true' if trust else 'false'}\n")
+        f"trust = {'true' if trust else 'false'}\n" + extra)
 
 
 def gone(pidfile: Path) -> bool:
@@ -154,13 +154,17 @@ def test_interactive_mcp_server_stops_when_the_shell_exits(spawn: Spawn, server:
                                                           hermetic_env: Path,
                                                           tmp_path: Path) -> None:
     pidfile = tmp_path / "mcp.pid"
-    configure_mcp(hermetic_env, pidfile, trust=False)
+    configure_mcp(hermetic_env, pidfile, trust=False,
+                  extra='[mcp_servers.bad]\ncommand = "/nonexistent/mcp-server"\n')
     server.script({"tools": [["mcp__srv__echo", '{"text": "x"}']]}, {"text": "Declined, fine."})
     term = spawn(env=ai_env, cwd=str(tmp_path))
     term.wait_prompt()
     term.send("? use the server\r")
     term.wait_text("MCP srv · echo")  # every call of an untrusted server asks
     term.wait_text("[y/N")
+    rows = term.text().splitlines()  # the failing server: one line of its own, above the rest
+    assert any(row.startswith("swebash: MCP server 'bad' unavailable: command not found")
+               for row in rows)
     term.send("n")
     term.wait_text("Declined, fine.")
     term.run("ai mcp")
