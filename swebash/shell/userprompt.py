@@ -42,8 +42,8 @@ class PromptState:
         return bool(self.ps1)
 
 
-def parse_prompt_state(data: bytes, nonce: str) -> PromptState:
-    end = data.find(b"\0" + nonce.encode() + b"\0")
+def parse_prompt_state(data: bytes, nonce: str = "") -> PromptState:
+    end = data.find(b"\0" + nonce.encode() + b"\0") if nonce else -1
     if end >= 0:
         data = data[:end]
     fields = data.decode("utf-8", "replace").split("\0", 5)
@@ -58,7 +58,7 @@ def parse_prompt_state(data: bytes, nonce: str) -> PromptState:
     return PromptState(fields[0], count, fields[2], fields[3], fields[4], names)
 
 
-def read_prompt_state(path: Path, nonce: str) -> PromptState:
+def read_prompt_state(path: Path, nonce: str = "") -> PromptState:
     try:
         return parse_prompt_state(path.read_bytes(), nonce)
     except OSError:
