@@ -34,6 +34,8 @@ from swebash.render.panels import Spinner, ToolPanels
 from swebash.render.stream import MarkdownStream
 from swebash.render.terminal import LiveTerminal
 
+IDLE_SECONDS = 1.0  # quiet this long mid-turn and the spinner comes back, counting
+
 
 class TerminalRenderer:
     """Draws the events of AI turns on ``console``; reused from turn to turn."""
@@ -44,6 +46,8 @@ class TerminalRenderer:
         self.stream = MarkdownStream(console, terminal=self.terminal)
         self.spinner = Spinner(console, terminal=self.terminal)
         self.panels = ToolPanels(console, spinner=self.spinner, terminal=self.terminal)
+        self._in_turn = False
+        self._last_event = 0.0
 
     def print(self, *renderables: RenderableType) -> None:
         """Print final output (a notice, a translation) above anything live."""
@@ -51,9 +55,20 @@ class TerminalRenderer:
 
     def begin_turn(self) -> None:
         """Call when the request is sent: shows "thinking…" until the first event."""
+        self._in_turn = True
+        self._last_event = self.terminal.clock()
+        self.terminal.on_tick(self._idle)
+        self.terminal.hold(True)
         self.spinner.start("thinking…")
 
+    def _idle(self) -> None:
+        """On the ticker: the model went quiet (writing a long tool call, thinking) — say so."""
+        quiet = self.terminal.clock() - self._last_event
+        if self._in_turn and not self.spinner.active and quiet >= IDLE_SECONDS:
+            self.spinner.start("thinking…", since=self._last_event)
+
     def handle(self, event: AiEvent) -> None:
+        self._last_event = self.terminal.clock()
         if isinstance(event, Delta):
             self.spinner.stop()
             self.stream.feed(event.text)
@@ -79,6 +94,8 @@ class TerminalRenderer:
 
     def end_turn(self) -> None:
         """Flush the answer and stop any spinner (also after Ctrl-C or an exception)."""
+        self._in_turn = False
+        self.terminal.hold(False)
         self._settle()
 
     def confirm(self, request: ConfirmRequest, fd: int) -> ConfirmAnswer:

@@ -44,10 +44,10 @@ class Spinner:
     """A spinner row at the bottom of the live region: "⠙ running make test · 4 s"."""
 
     def __init__(self, console: Console, *, terminal: LiveTerminal | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] | None = None) -> None:
         self.console = console
-        self.terminal = terminal or LiveTerminal(console)
-        self._clock = clock
+        self.terminal = terminal or LiveTerminal(console, clock=clock or time.monotonic)
+        self._clock = clock or self.terminal.clock
         self._text = ""
         self._started = 0.0
         self._deadline: float | None = None
@@ -57,13 +57,15 @@ class Spinner:
     def active(self) -> bool:
         return self._active
 
-    def start(self, text: str = "thinking…", *, countdown: float | None = None) -> None:
-        """Show the spinner with ``text`` (or change its text); ``countdown`` in seconds."""
+    def start(self, text: str = "thinking…", *, countdown: float | None = None,
+              since: float | None = None) -> None:
+        """Show the spinner with ``text`` (or change its text); ``countdown`` in seconds;
+        ``since``: the clock time the wait began (elapsed seconds count from it)."""
         if not self.terminal.live_enabled:
             return
         with self.terminal.lock:
             if not self._active or text != self._text:
-                self._started = self._clock()
+                self._started = self._clock() if since is None else since
             self._text = text
             self._deadline = self._started + countdown if countdown is not None else None
             self._active = True

@@ -94,6 +94,7 @@ class LiveTerminal:
         self._ticker: threading.Thread | None = None
         self._stop_ticker = threading.Event()
         self._tick_hooks: list[Callable[[], None]] = []
+        self._hold = False  # keep ticking with nothing live (a turn is waiting for the model)
         self.bytes_written = 0
         self.frames = 0
 
@@ -113,7 +114,17 @@ class LiveTerminal:
     def on_tick(self, hook: Callable[[], None]) -> None:
         """Run ``hook`` (under the lock) on every tick of the ticker thread."""
         with self.lock:
-            self._tick_hooks.append(hook)
+            if hook not in self._tick_hooks:
+                self._tick_hooks.append(hook)
+
+    def hold(self, on: bool) -> None:
+        """Keep the ticker running while nothing is live (``on``), e.g. for a whole turn."""
+        with self.lock:
+            self._hold = on
+            if on and self.live_enabled:
+                self._start()
+        if not on and not self._rows:
+            self._stop()
 
     @property
     def height(self) -> int:
@@ -151,9 +162,10 @@ class LiveTerminal:
         """Erase the live region and forget its sources (the end of a turn)."""
         with self.lock:
             self._sources.clear()
-            self._tick_hooks.clear()
             self._frame(None)
-        self._stop()
+            held = self._hold
+        if not held:
+            self._stop()
 
     def write_raw(self, text: str) -> None:
         """Write ``text`` as is with the live region erased (a question awaiting a key)."""
@@ -273,5 +285,5 @@ class LiveTerminal:
                 for hook in list(self._tick_hooks):
                     hook()
                 self._frame(None)
-                if not self._rows and not self._sources:
+                if not self._rows and not self._sources and not self._hold:
                     return

@@ -66,3 +66,27 @@ def test_confirm_hook_declines_without_a_tty() -> None:
         os.close(read_fd)
         os.close(write_fd)
     assert console.file.getvalue() == "⚠ run: rm x — deletes  [y/N] no\n"  # type: ignore[attr-defined]
+
+
+def test_the_spinner_comes_back_counting_when_the_model_goes_quiet() -> None:
+    # A 9 KB write_file argument streams for seconds with no text: something must move.
+    import time as real_time
+
+    from swebash.render.terminal import LiveTerminal
+
+    now = [1000.0]
+    console = Console(file=io.StringIO(), width=80, height=20, force_terminal=True,
+                      color_system=None)
+    terminal = LiveTerminal(console, clock=lambda: now[0], tick_seconds=0.005)
+    renderer = TerminalRenderer(console, terminal=terminal)
+    renderer.begin_turn()
+    renderer.handle(Delta("I will write the file now.\n\n"))
+    assert not renderer.spinner.active
+    now[0] += 13.0
+    deadline = real_time.monotonic() + 30
+    while "thinking… · 13 s" not in console.file.getvalue():  # type: ignore[attr-defined]
+        assert real_time.monotonic() < deadline, "the ticker never showed the spinner"
+        real_time.sleep(0.01)
+    renderer.handle(ToolCallStart("write_file", {}, description="write big.txt (200 lines)"))
+    renderer.end_turn()
+    assert not renderer.spinner.active
