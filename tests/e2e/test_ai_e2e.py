@@ -311,3 +311,33 @@ def test_escape_sequences_from_the_model_never_reach_the_terminal(spawn: Spawn,
     assert "end of answer." in term.text()
     for sequence in (b"\x1b]52", b"\x1b]8;", b"\x1b[8m", b"\x1b[2J"):
         assert sequence not in term.raw
+
+
+def test_edit_file_that_cannot_apply_is_not_asked_and_errs_once(spawn: Spawn,
+                                                                server: FakeServer,
+                                                                ai_env: dict[str, str],
+                                                                tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text("x = 1\n")
+    edit = json.dumps({"path": "app.py", "old_text": "y = 2", "new_text": "y = 3"})
+    server.script({"tools": [["edit_file", edit]]}, {"text": "The text was not there."})
+    term = spawn(env=ai_env, cwd=str(tmp_path))
+    term.run("? change y")
+    screen = term.text()
+    assert "[y/N" not in screen  # never asked about an edit that cannot apply
+    assert screen.count("old_text not found") == 1
+    assert "✗" in screen and (tmp_path / "app.py").read_text() == "x = 1\n"
+
+
+def test_parallel_calls_are_each_labelled(spawn: Spawn, server: FakeServer,
+                                          ai_env: dict[str, str], tmp_path: Path) -> None:
+    calls = [["execute_command", json.dumps({"command": f"echo part{i}"})] for i in range(3)]
+    server.script({"tools": calls}, {"text": "All three ran."})
+    term = spawn(env=ai_env, cwd=str(tmp_path))
+    term.run("? run three things")
+    rows = term.text().splitlines()
+    for i in range(3):
+        label = next(n for n, row in enumerate(rows) if f"$ echo part{i}" in row)
+        assert "✓ exit 0" in rows[label - 1]  # the panel's title, right above its command
+        assert f"part{i}" in rows[label + 1]  # and its output right below
+    panel_rows = [row for row in rows if row.startswith(("╭", "│", "╰"))]
+    assert len(panel_rows) == 12  # three compact panels of four rows
