@@ -30,8 +30,8 @@ def test_history_suggestion_while_typing_a_prefix(spawn: Spawn) -> None:
     term.send("echo sugg")
     term.wait_for(lambda t: "echo suggestion-target-42" in t.cursor_line(),
                   what="the suggestion after the cursor")
-    assert term.cursor_line().index("echo sugg") + len("echo sugg") == term.screen.cursor.x - \
-        term.cursor_line().index("echo sugg") + term.cursor_line().index("echo sugg")
+    # the suggestion is after the cursor: only "echo sugg" was typed
+    assert term.screen.cursor.x == term.cursor_line().index("echo sugg") + len("echo sugg")
     term.send("\x1b[C\r")  # → accepts, Enter runs
     term.wait_for(lambda t: t.text().count("suggestion-target-42") >= 4, what="second run")
 
@@ -141,3 +141,50 @@ def test_fix_puts_the_corrected_command_in_the_prompt(spawn: Spawn, server: Fake
     assert "gti is a typo for git" in term.text()
     request = json.dumps(server.requests[-1].body)
     assert "gti status" in request and "127" in request
+
+
+def test_prompt_framework_style_init(spawn: Spawn, hermetic_env: Path) -> None:
+    # what starship/oh-my-posh inits do: a precmd prepended to PROMPT_COMMAND, and a PS1 that
+    # runs a command substitution each time it is drawn
+    (hermetic_env / ".swebashrc").write_text(
+        'fake_precmd() { FAKE_STATUS=$?; FAKE_N=$((FAKE_N+1)); }\n'
+        'PROMPT_COMMAND="fake_precmd;${PROMPT_COMMAND}"\n'
+        "PS1='$(echo \"fk[$FAKE_STATUS]#$FAKE_N\") > '\n")
+    term = spawn()
+    wait_line_start(term, "fk[0]#1 > ")
+    term.send("false\r")
+    wait_line_start(term, "fk[1]#2 > ")
+
+
+def test_coloured_multiline_ps1(spawn: Spawn, hermetic_env: Path, tmp_path: Path) -> None:
+    (hermetic_env / ".swebashrc").write_text(
+        "PS1='\\[\\e[32m\\]top \\W\\[\\e[0m\\]\\nbottom> '\n")
+    work = tmp_path / "here"
+    work.mkdir()
+    term = spawn(env={"NO_COLOR": ""}, cwd=str(work))
+    wait_line_start(term, "bottom> ")
+    row = term.screen.cursor.y - 1
+    assert term.screen.display[row].startswith("top here")
+    assert term.screen.buffer[row][0].fg == "green"
+
+
+def write_config(home: Path, text: str) -> None:
+    config = home / ".config/swebash/config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(text)
+
+
+def test_rprompt(spawn: Spawn, hermetic_env: Path) -> None:
+    write_config(hermetic_env, '[prompt]\nrprompt = "rp<{status}>"\n')
+    term = spawn()
+    term.run("false")
+    term.wait_for(lambda t: t.cursor_line().rstrip().endswith("rp<1>"), what="the rprompt")
+
+
+def test_transient_prompt(spawn: Spawn, hermetic_env: Path) -> None:
+    write_config(hermetic_env, "[prompt]\ntransient = true\n")
+    term = spawn()
+    term.run("echo transient-check")
+    rows = [row.rstrip() for row in term.screen.display]
+    assert any(row in ("$ echo transient-check", "# echo transient-check") for row in rows)
+    assert "@" in term.cursor_line()  # the live prompt is the full one
