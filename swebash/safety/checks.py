@@ -81,6 +81,8 @@ def read_args(f: Findings, name: str, args: Sequence[str], dynamic: Sequence[boo
             skip_next = False
             if "@" not in arg:
                 continue
+        if dyn and arg.startswith(("<(", ">(")):
+            continue  # /dev/fd/N of a process substitution: its command is judged itself
         if dyn:
             if prints and not skip_pattern:
                 f.ask(f"{name}: reads a path known only at run time")

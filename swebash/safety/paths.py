@@ -48,7 +48,8 @@ SECRET_NAME = re.compile(
 # `*.pem` holds a certificate as often as a key: a name that says certificate is public.
 PEM = re.compile(r"(^|/)[^/]*\.pem$", re.I)
 CERT_NAME = re.compile(r"(^|/)[^/]*(cert|chain|\bca\b|ca[-_.]|bundle|pub)[^/]*\.pem$", re.I)
-PUBLIC_NAME = re.compile(r"(^|/)(id_[a-z0-9_]+\.pub|known_hosts(\.old)?|[^/]*\.pub)$", re.I)
+PUBLIC_NAME = re.compile(r"(^|/)(id_[a-z0-9_]+\.pub|known_hosts(\.old)?|authorized_keys2?|"
+                         r"[^/]*\.pub)$", re.I)
 SECRET_SYSTEM = re.compile(
     r"^(/etc/(shadow|gshadow|sudoers|security/opasswd|master\.passwd)(\.d(/.*)?|-)?|"
     r"/etc/ssl/private(/.*)?|/etc/ssh/ssh_host_[^/]*key|/etc/[^/]*\.keytab|/etc/krb5\.keytab|"
@@ -94,9 +95,10 @@ SECRET_FILE_RE = re.compile("(^|/)(" + "|".join(re.escape(f.lower())
                                                 for f in SECRET_HOME_FILES) + ")$")
 
 
-def secret_reason(path: str, home: str) -> str | None:
+def secret_reason(path: str, home: str, *, write: bool = False) -> str | None:
+    """Why ``path`` is secret (None when it is not). Public keys may be read, not written."""
     low = path.lower()
-    if PUBLIC_NAME.search(low):
+    if not write and PUBLIC_NAME.search(low):
         return None
     hit = SECRET_DIR_RE.search(low)
     if hit:
@@ -172,7 +174,7 @@ def check_path(path: str, cwd: str, home: str, *, write: bool) -> Verdict:
         return Verdict("deny", False, ("not a usable path",))
     shown = path if real == lexical else f"{path} (→ {real})"
     for candidate in (lexical, real, as_written):
-        reason = secret_reason(candidate, home)
+        reason = secret_reason(candidate, home, write=write)
         if reason:
             return Verdict("deny", True, (f"{verb} {reason}",))
     if real == "/dev/null":

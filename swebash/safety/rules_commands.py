@@ -24,13 +24,20 @@ GIT_READ = frozenset({"status", "log", "diff", "show", "blame", "rev-parse", "ls
                       "check-attr", "verify-commit", "verify-tag", "cherry", "range-diff",
                       "annotate", "symbolic-ref", "fsck"})
 GIT_LISTING = {"remote": ([], ["-v"], ["show"], ["get-url"], ["--verbose"]),
-               "tag": ([], ["-l"], ["--list"], ["-n"]),
-               "config": (["--get"], ["--list"], ["-l"], ["--get-all"], ["--get-regexp"]),
                "stash": (["list"], ["show"]), "worktree": (["list"],),
-               "submodule": ([], ["status"]), "reflog": ([], ["show"]),
-               "branch": ([], ["-a"], ["-r"], ["-v"], ["-vv"], ["--list"], ["-l"],
-                          ["--show-current"], ["-av"], ["-avv"], ["--all"], ["--merged"],
-                          ["--no-merged"], ["--contains"], ["--remotes"])}
+               "submodule": ([], ["status"])}
+# sub-commands that list unless given one of these options (or, for tag/branch, a name)
+GIT_WRITES = {"tag": {"-d", "--delete", "-a", "--annotate", "-s", "--sign", "-u", "-f",
+                      "--force", "-m", "--message", "-F", "--file", "-e", "--edit"},
+              "branch": {"-D", "--delete", "-d", "-m", "-M", "--move", "-c", "-C", "--copy",
+                         "-f", "--force", "--set-upstream-to", "-u", "--edit-description",
+                         "--unset-upstream", "-t", "--track"},
+              "config": {"--unset", "--unset-all", "--add", "--replace-all", "--rename-section",
+                         "--remove-section", "-e", "--edit", "--global", "--system"},
+              "reflog": {"expire", "delete", "drop"}}
+GIT_NAMED_LISTS = {"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged",
+                   "--points-at", "--sort", "--format", "-a", "--all", "-r", "--remotes",
+                   "--get", "--get-all", "--get-regexp", "--show-current", "-n"}
 # options that run a program, open a pager/editor or write a file, for any git subcommand
 GIT_RUNS = ("--output", "--ext-diff", "--textconv", "--exec", "--upload-pack",
             "--receive-pack", "--open-files-in-pager", "--tool", "--extcmd", "--web",
@@ -79,18 +86,22 @@ def git(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) ->
             or ("--" in rest and rest.index("--") < len(rest) - 1)
             or (sub == "restore" and positional(rest))):
         f.ask(f"git {sub}: discards changes in the working tree", True)
-    elif sub == "branch" and rest[:1] not in GIT_LISTING["branch"]:
-        dangerous = bool({"-D", "-f", "--force", "-M", "-C", "-d", "--delete"} & opts)
-        f.ask("git branch: changes branches", dangerous)
     elif sub == "worktree" and rest[:1] in (["remove"], ["prune"]):
         f.ask("git worktree: deletes a working tree", True)
     elif sub == "stash" and rest[:1] in (["drop"], ["clear"], ["pop"]):
         f.ask("git stash: deletes stashed work", True)
-    elif sub == "tag" and opts & {"-d", "--delete", "-f", "--force"}:
-        f.ask("git tag: deletes or moves tags", True)
     elif sub in ("filter-branch", "filter-repo", "update-ref", "gc", "prune", "rm") or (
             sub == "reflog" and rest[:1] in (["expire"], ["delete"])):
         f.ask(f"git {sub}: rewrites, prunes or deletes", True)
+    elif sub in GIT_WRITES:
+        words = {a.split("=", 1)[0] for a in rest}
+        named = positional(rest)
+        reads = not (GIT_WRITES[sub] & (opts | words)) and (
+            not named or bool(GIT_NAMED_LISTS & {o for o in words if o.startswith("-")})
+            or (sub == "config" and len(named) == 1) or sub == "reflog")
+        if not reads:
+            dangerous = bool({"-D", "-f", "--force", "-M", "-C", "-d", "--delete"} & opts)
+            f.ask(f"git {sub}: changes repository state", dangerous and sub != "config")
     elif sub in GIT_LISTING:
         if rest[:1] not in GIT_LISTING[sub]:
             f.ask(f"git {sub}: changes repository state")
@@ -365,8 +376,8 @@ LISTINGS: dict[str, Listing] = {
                    frozenset({"--region", "--profile", "--output"})),
     "gcloud": Listing((("config", "list"), ("version",), ("info",)),
                       frozenset({"--project", "--format"})),
-    "openssl": Listing((("version",), ("x509",), ("verify",), ("ciphers",), ("list",),
-                        ("crl",), ("asn1parse",)), secret_words=("-out", "-keyout")),
+    "openssl": Listing(one("version", "x509", "rand", "dgst", "verify", "ciphers", "list", "crl",
+                           "asn1parse"), secret_words=("-out", "-keyout")),
     "hostnamectl": Listing(((), ("status",))),
     "timedatectl": Listing(((), ("status",), ("show",), ("list-timezones",))),
     "localectl": Listing(((), ("status",), ("list-locales",), ("list-keymaps",))),

@@ -52,7 +52,8 @@ READ_ONLY = frozenset({
     "zdiff", "diffstat", "wdiff", "vdir", "dir",
     "nm", "objdump", "readelf", "size", "c++filt",
     "sha1", "md5", "shasum", "fc-list", "identify", "pdfinfo", "ffprobe",
-    "mediainfo", "rg", "lsb_release", "nvidia-smi", "zipinfo", "dircolors", "bc", "sw_vers",
+    "mediainfo", "rg", "lsb_release", "nvidia-smi", "zipinfo", "dircolors", "bc",
+    "sw_vers", "blkid", "info",
     "uuidgen", "sort", "getent",
 })
 # Print what they read: a path computed at run time (`$HOME/…`, `$(…)`, `{}`) makes them ask.
