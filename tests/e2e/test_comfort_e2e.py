@@ -188,3 +188,20 @@ def test_transient_prompt(spawn: Spawn, hermetic_env: Path) -> None:
     rows = [row.rstrip() for row in term.screen.display]
     assert any(row in ("$ echo transient-check", "# echo transient-check") for row in rows)
     assert "@" in term.cursor_line()  # the live prompt is the full one
+
+
+def test_alt_right_accepts_one_word_and_end_the_rest(spawn: Spawn) -> None:
+    term = spawn()
+    term.run("echo one two three")
+    term.wait_prompt()
+    term.send("echo o")
+    term.wait_for(lambda t: "echo one two three" in t.cursor_line(), what="the suggestion")
+    term.send("\x1b[1;3C\r")  # Alt-→ takes "ne", Enter runs "echo one"
+    term.wait_for(lambda t: any(row.rstrip() == "one" for row in t.screen.display),
+                  what="only the first word accepted")
+    term.wait_prompt()
+    term.send("echo one t")
+    term.wait_for(lambda t: "echo one two three" in t.cursor_line(), what="the suggestion")
+    term.send("\x1b[F\r")  # End takes the whole suggestion
+    term.wait_for(lambda t: sum(row.rstrip() == "one two three" for row in t.screen.display)
+                  >= 2, what="the whole line run")
