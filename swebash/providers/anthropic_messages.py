@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from swebash.api import JsonObject, JsonValue
-from swebash.errors import StreamInterrupted
 from swebash.providers.base import (
     AssistantMessage,
     Message,
@@ -37,8 +36,7 @@ from swebash.providers.boundary import (
 from swebash.providers.connection import (
     check_endpoint,
     check_stream_reply,
-    media_type,
-    not_a_stream,
+    ended_early,
 )
 from swebash.providers.guard import line_limit_hook
 from swebash.providers.openai_chat import parse_arguments_object
@@ -144,10 +142,8 @@ class AnthropicProvider:
         except Exception as exc:
             raise (undecodable(narrow, exc) or self._error(exc, mid_stream=True)) from exc
         if not state.finished:
-            content_type = stream_content_type(stream)
-            if state.events == 0 and media_type(content_type) != "text/event-stream":
-                raise not_a_stream("anthropic", endpoint, content_type)
-            raise StreamInterrupted("anthropic: the response stream ended before message_stop")
+            raise ended_early("anthropic", endpoint, stream_content_type(stream), state.events,
+                              "text/event-stream", "message_stop")
         calls = tuple(ToolCall(id=b.id, name=b.name, arguments="".join(b.json) or "{}")
                       for _, b in sorted(state.blocks.items()))
         yield TurnEnd(text=budget.text, tool_calls=calls, stop_reason=state.stop_reason,

@@ -20,7 +20,7 @@ import socket
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
-from swebash.errors import ProviderError
+from swebash.errors import ProviderError, StreamInterrupted
 
 # Replies that are never an event stream: a web page, a whole JSON document, XML.
 NOT_A_STREAM = frozenset({"text/html", "application/xhtml+xml", "application/json", "text/xml",
@@ -133,3 +133,16 @@ def check_stream_reply(provider: str, endpoint: str, content_type: str | None) -
     """Raise when a 200 reply is plainly something else than a stream (an HTML page…)."""
     if media_type(content_type) in NOT_A_STREAM:
         raise not_a_stream(provider, endpoint, content_type)
+
+
+def ended_early(provider: str, endpoint: str, content_type: str | None, events: int,
+                expected: str, what: str) -> ProviderError:
+    """The error for a stream that closed before its last event: named as no stream at all
+    when nothing arrived, so a wrong base URL is not mistaken for a broken answer."""
+    if events == 0 and media_type(content_type) != expected:
+        return not_a_stream(provider, endpoint, content_type)
+    if events == 0:
+        return StreamInterrupted(f"{provider}: the server at {endpoint} replied with an empty "
+                                 f"stream — is the base URL right? (check "
+                                 f"{setting_hint(provider)})")
+    return StreamInterrupted(f"{provider}: the response stream ended before {what}")

@@ -31,6 +31,7 @@ from swebash.providers.boundary import Narrow, TurnBudget, describe, field
 from swebash.providers.connection import (
     check_endpoint,
     check_stream_reply,
+    ended_early,
     media_type,
     not_a_stream,
 )
@@ -155,9 +156,8 @@ class OllamaProvider:
         except Exception as exc:
             raise self._error(exc, mid_stream=started) from exc
         if done is None:
-            if lines == 0 and media_type(content_type) != "application/x-ndjson":
-                raise not_a_stream("ollama", endpoint, content_type)
-            raise StreamInterrupted("ollama: the response stream ended before done")
+            raise ended_early("ollama", endpoint, content_type, lines, "application/x-ndjson",
+                              "done")
         yield TurnEnd(text=budget.text, tool_calls=tuple(calls),
                       stop_reason=narrow.text(done, "done_reason", "done_reason") or "stop",
                       input_tokens=narrow.integer(done, "prompt_eval_count",

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from swebash.api import JsonObject
-from swebash.errors import StreamInterrupted
 from swebash.providers.base import (
     AssistantMessage,
     Message,
@@ -39,8 +38,7 @@ from swebash.providers.boundary import (
 from swebash.providers.connection import (
     check_endpoint,
     check_stream_reply,
-    media_type,
-    not_a_stream,
+    ended_early,
 )
 from swebash.providers.guard import line_limit_hook
 from swebash.providers.retry import RetryPolicy, stream_with_retries, translate_error
@@ -242,10 +240,8 @@ class OpenAIChatProvider:
         except Exception as exc:
             raise (undecodable(narrow, exc) or self._error(exc, mid_stream=True)) from exc
         if finish_reason is None:
-            if events == 0 and media_type(stream_content_type(stream)) != "text/event-stream":
-                raise not_a_stream(name, endpoint, stream_content_type(stream))
-            raise StreamInterrupted(
-                f"{name}: the response stream ended before the model finished")
+            raise ended_early(name, endpoint, stream_content_type(stream), events,
+                              "text/event-stream", "the model finished")
         yield TurnEnd(text=budget.text, tool_calls=calls.finish(), stop_reason=finish_reason,
                       input_tokens=usage[0], output_tokens=usage[1])
 

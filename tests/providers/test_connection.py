@@ -120,3 +120,20 @@ def test_plain_text_without_events_is_named_not_an_event_stream(name: str,
     server.script({"body": "hello, this is not a stream\n", "content_type": "text/plain"})
     _, error = failed_turn(config_for(name, server))
     assert "replied with text/plain, not an event stream" in str(error)
+
+
+@pytest.mark.parametrize("name", PROVIDERS)
+def test_an_empty_stream_is_named_as_such(name: str, server: FakeServer) -> None:
+    kind = "application/x-ndjson" if name == "ollama" else "text/event-stream"
+    server.script({"body": "", "content_type": kind})
+    _, error = failed_turn(config_for(name, server))
+    assert f"the server at {server.url}" in str(error) and "replied with an empty stream" in \
+        str(error)
+
+
+@pytest.mark.parametrize("name", PROVIDERS)
+def test_a_stream_cut_after_some_events_is_still_interrupted(name: str,
+                                                             server: FakeServer) -> None:
+    server.script({"text": "partial answer", "chunks": 3, "cut_after": 2})
+    _, error = failed_turn(config_for(name, server))
+    assert "not an event stream" not in str(error) and "empty" not in str(error)
