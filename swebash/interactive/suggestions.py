@@ -2,10 +2,10 @@
 
 prompt-toolkit asks ``get_suggestion_async`` after each edit and runs one request at a time,
 retrying when the text changed meanwhile. We wait out a typing pause (≥ 400 ms) before asking
-the model, drop the answer if a key was pressed meanwhile, cache answers per prefix, and prefer
-history suggestions. The model call runs on the AI loop thread, so prompt-toolkit's own loop
-only ever sleeps: typing never waits for the network. Any failure is silent. Accept with → or
-Ctrl-F (prompt-toolkit's standard bindings).
+the model, drop the answer if a key was pressed meanwhile and cache answers per prefix. It is
+only asked when history has nothing (``history_suggest.HistoryAutoSuggest`` wraps it). The
+model call runs on the AI loop thread, so prompt-toolkit's own loop only ever sleeps: typing
+never waits for the network. Any failure is silent. Accept with → or Ctrl-F.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from prompt_toolkit.auto_suggest import AutoSuggest, AutoSuggestFromHistory, Suggestion
+from prompt_toolkit.auto_suggest import AutoSuggest, Suggestion
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.document import Document
 
@@ -35,11 +35,10 @@ class AiAutoSuggest(AutoSuggest):
     def __init__(self, frontend: AiFrontend, *, debounce: float = DEBOUNCE) -> None:
         self.frontend = frontend
         self.debounce = debounce
-        self.history = AutoSuggestFromHistory()
         self.cache: dict[str, str] = {}  # typed text → full suggested line ("" = none)
 
     def get_suggestion(self, buffer: Buffer, document: Document) -> Suggestion | None:
-        return self.history.get_suggestion(buffer, document)
+        return self.cached(document.text)  # the model is only asked asynchronously
 
     def cached(self, text: str) -> Suggestion | None:
         """A cached full line extending ``text`` (also one cached for a shorter prefix)."""
@@ -51,9 +50,8 @@ class AiAutoSuggest(AutoSuggest):
     async def get_suggestion_async(self, buffer: Buffer, document: Document
                                    ) -> Suggestion | None:
         text = document.text
-        from_history = self.history.get_suggestion(buffer, document)
-        if from_history is not None or not worth_asking(text):
-            return from_history
+        if not worth_asking(text):
+            return None
         hit = self.cached(text)
         if hit is not None or text in self.cache:
             return hit
