@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.application.current import get_app
@@ -52,6 +53,7 @@ class Comfort:
         self.state = PromptState()
         self.expander = HistoryExpander()
         self.echo: str | None = None  # expanded line to print once the prompt has returned
+        self.echo_error = False  # the echo is bash's error message (stderr)
         self.suggester = HistorySuggester(self._stored_lines)
         self.suggester.build_in_background()
         self.lexer = ShellLexer(lambda: (self.state.names, self.state.path, self.session.cwd))
@@ -122,19 +124,19 @@ class Comfort:
         try:
             result = self.expander.expand(text, self.history.get_strings())
         except HistoryExpansionError as exc:
-            self.echo = f"bash: {exc}"
+            self.echo, self.echo_error = f"bash: {exc}", True
             event.app.exit(result="")
             return True
         if not result.changed:
             return False
         self.history.append_string(result.line)
-        self.echo = result.line
+        self.echo, self.echo_error = result.line, False
         event.app.exit(result="" if result.print_only else result.line)
         return True
 
     def take_echo(self) -> None:
         if self.echo is not None:
-            print(self.echo, flush=True)
+            print(self.echo, file=sys.stderr if self.echo_error else sys.stdout, flush=True)
             self.echo = None
 
     # ------------------------------------------------------------------ keys
