@@ -238,6 +238,9 @@ class Walker:
             if argv and runs_stdin_as_code(argv) and child.type == "file_redirect" and any(
                     c.type == "process_substitution" for c in child.named_children):
                 self.f.ask(f"runs code produced by another command ({argv[0]})", True)
+            if child.type == "herestring_redirect" and argv and (
+                    base(argv[0]) in SHELLS or base(argv[0]) in INTERPRETERS):
+                self.f.ask(f"feeds a string to an interpreter as code ({argv[0]})", True)
             if child.type == "heredoc_redirect":
                 self.heredoc(child, argv)
             else:
@@ -328,7 +331,11 @@ class Walker:
 
     def command(self, node: Any) -> None:
         words: list[Word] = []
+        feeds = []  # redirects that feed stdin: a here-string or a process substitution
         for child in node.named_children:
+            if child.type == "herestring_redirect" or (child.type == "file_redirect" and any(
+                    c.type == "process_substitution" for c in child.named_children)):
+                feeds.append(child)
             if child.type == "variable_assignment":
                 self.assignment(child, prefix=True)
             elif child.type == "command_name":
@@ -341,6 +348,9 @@ class Walker:
                 words.append(word_of(child))
                 self.visit_substitutions(child)
         if words:
+            name = base(words[0].text)
+            if feeds and (name in SHELLS or name in INTERPRETERS):
+                self.f.ask(f"feeds code to an interpreter through a redirect ({name})", True)
             check_argv(self.f, words, self.depth)
 
     def function(self, node: Any) -> None:

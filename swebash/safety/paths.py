@@ -31,12 +31,28 @@ SECRET_HOME_DIRS = (".ssh", ".aws", ".gnupg", ".config/gh", ".kube", ".password-
                     ".ethereum", ".electrum", ".config/sops", ".sops", ".age", ".config/age",
                     ".minikube", ".helm", ".config/helm", ".config/pip", ".pip",
                     ".config/composer", ".composer", ".m2", ".gradle", ".nuget", ".bundle",
-                    ".config/git/credentials", ".local/share/fish")
+                    ".config/git/credentials", ".local/share/fish", ".netlify", ".vercel",
+                    ".config/configstore", ".expo", ".snowflake", ".dbt", ".circleci",
+                    ".travis", ".ngrok2", ".config/ngrok", ".tsh", ".cloudflared", ".jfrog",
+                    ".config/openai", ".codex", ".claude", ".anthropic", "library/keychains",
+                    ".huggingface", ".cache/huggingface", ".config/code/user/globalstorage",
+                    ".local/share/keyrings", ".config/1password", ".lastpass", ".config/bitwarden",
+                    ".config/gopass", ".config/hcloud", ".linode-cli", ".config/linode-cli",
+                    ".config/scw", ".aliyun", ".bluemix", ".ibmcloud", ".config/exoscale",
+                    ".config/vultr-cli.yaml", ".config/flyctl", ".railway", ".config/railway",
+                    ".supabase", ".config/supabase", ".pulumi", ".chef", ".puppetlabs",
+                    ".ansible/vault", ".config/containers/auth.json", ".config/gcloud-cli")
 # Files whose name alone marks them secret, wherever they are.
 SECRET_HOME_FILES = (".docker/config.json", ".netrc", ".git-credentials", ".npmrc", ".pypirc",
                      ".pgpass", ".my.cnf", ".vault-token", ".boto", ".s3cfg", ".yarnrc",
                      ".yarnrc.yml", ".terraformrc", ".authinfo", ".authinfo.gpg", ".cf",
-                     ".env", ".envrc", ".dockercfg", ".gitcookies", ".lesshst")
+                     ".env", ".envrc", ".dockercfg", ".gitcookies", ".lesshst",
+                     ".databrickscfg", ".sentryclirc", "kubeconfig", "auth.json", ".viminfo",
+                     ".rediscli_history", ".sqlite_history", ".irb_history", ".pry_history",
+                     ".erlang.cookie", ".xauthority", ".ICEauthority", ".rnd", ".htpasswd",
+                     "wp-config.php", "local.settings.json", "appsettings.secrets.json",
+                     ".git-askpass", "id_token", "access_token", "refresh_token",
+                     ".ansible-vault-password", ".vault_pass", ".vault_pass.txt")
 HISTORY = re.compile(r"(^|/)\.?[\w.-]*_?history$|(^|/)\.[\w-]*hst$|(^|/)fish_history$", re.I)
 SECRET_NAME = re.compile(
     r"(^|/)(\.env(\.(?!(example|sample|template|dist|defaults?|schema)$)[^/]+)?|[^/]*\.key|"
@@ -55,7 +71,7 @@ SECRET_SYSTEM = re.compile(
     r"/etc/ssl/private(/.*)?|/etc/ssh/ssh_host_[^/]*key|/etc/[^/]*\.keytab|/etc/krb5\.keytab|"
     r"/etc/wireguard(/.*)?|/etc/NetworkManager/system-connections(/.*)?|"
     r"/proc/[^/]+/(environ|mem|cmdline|auxv|maps|smaps|pagemap|stack|syscall|task/.*)|"
-    r"/proc/(kcore|kallsyms|kmem)|/var/lib/secrets(/.*)?|/(var/)?run/secrets(/.*)?|"
+    r"/proc/(kcore|kallsyms|kmem)|/var/lib/(secrets|sss)(/.*)?|/etc/letsencrypt(/.*)?|/(var/)?run/secrets(/.*)?|"
     r"/var/lib/kubelet(/.*)?|/root(/.*)?|/var/lib/docker(/.*)?|/var/backups(/.*)?|"
     r"/sys/firmware(/.*)?)$", re.I)
 PRIVATE_KEY = re.compile(rb"PRIVATE KEY-----|OPENSSH PRIVATE|PuTTY-User-Key-File|"

@@ -87,7 +87,7 @@ def judge(f: Findings, argv: list[str], dynamic: list[bool], depth: int) -> None
         if not argv:
             return
         f.tick()
-        if dynamic[0]:
+        if dynamic[0] or set("*?[") & set(argv[0]):
             f.record(list(argv))
             f.ask("the command name is known only at run time", True)
             return

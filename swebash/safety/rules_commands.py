@@ -35,6 +35,12 @@ GIT_WRITES = {"tag": {"-d", "--delete", "-a", "--annotate", "-s", "--sign", "-u"
               "config": {"--unset", "--unset-all", "--add", "--replace-all", "--rename-section",
                          "--remove-section", "-e", "--edit", "--global", "--system"},
               "reflog": {"expire", "delete", "drop"}}
+GIT_CODE_KEYS = re.compile(
+    r"(?i)^(core\.(pager|hookspath|sshcommand|editor|fsmonitor|askpass|gitproxy)|alias\..*|"
+    r"diff\..*|merge\..*\.driver|filter\..*|.*\.(command|cmd|program|path|helper|tool)|"
+    r"credential\..*|include\..*|includeif\..*|sequence\.editor|gpg\.program|"
+    r"uploadpack\..*|receivepack\..*|remote\..*\.(uploadpack|receivepack|proxy)|"
+    r"http\..*proxy.*|url\..*)$")
 GIT_NAMED_LISTS = {"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged",
                    "--points-at", "--sort", "--format", "-a", "--all", "-r", "--remotes",
                    "--get", "--get-all", "--get-regexp", "--show-current", "-n"}
@@ -93,6 +99,8 @@ def git(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) ->
     elif sub in ("filter-branch", "filter-repo", "update-ref", "gc", "prune", "rm") or (
             sub == "reflog" and rest[:1] in (["expire"], ["delete"])):
         f.ask(f"git {sub}: rewrites, prunes or deletes", True)
+    elif sub == "config" and any(GIT_CODE_KEYS.match(a) for a in positional(rest)):
+        f.ask("git config: sets a key that runs a program", True)
     elif sub in GIT_WRITES:
         words = {a.split("=", 1)[0] for a in rest}
         named = positional(rest)
