@@ -17,7 +17,7 @@ _swebash() {
         return
     fi
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "-c -l --login --norc -i -s --yes --yes-dangerous --version --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "-c -l --login --norc -i -s --yes --yes-dangerous --continue --version --help" -- "$cur"))
         return
     fi
     COMPREPLY=($(compgen -W "policy" -- "$cur") $(compgen -f -- "$cur"))
