@@ -60,7 +60,8 @@ SECRET_NAME = re.compile(
     r"[^/]*\.jks|[^/]*\.keystore|[^/]*\.ppk|[^/]*\.kdbx|[^/]*\.tfstate(\.backup)?|"
     r"[^/]*\.tfvars|credentials(\.json|\.toml|\.yml|\.yaml|\.xml)?|\.?htpasswd|"
     r"master\.key|secrets?\.(ya?ml|json|toml|env)|service[-_]?account[^/]*\.json|"
-    r"token(\.json)?|\.vault-token|[^/]*\.gpg|[^/]*_rsa|[^/]*\.ovpn)$", re.I)
+    r"token(\.json)?|\.vault-token|[^/]*\.gpg|[^/]*_rsa|[^/]*\.ovpn|[^/]+\.env|"
+    r"[^/]*\.secrets?|secrets?/.*)$", re.I)
 # `*.pem` holds a certificate as often as a key: a name that says certificate is public.
 PEM = re.compile(r"(^|/)[^/]*\.pem$", re.I)
 CERT_NAME = re.compile(r"(^|/)[^/]*(cert|chain|\bca\b|ca[-_.]|bundle|pub)[^/]*\.pem$", re.I)
@@ -70,7 +71,8 @@ SECRET_SYSTEM = re.compile(
     r"^(/etc/(shadow|gshadow|sudoers|security/opasswd|master\.passwd)(\.d(/.*)?|-)?|"
     r"/etc/ssl/private(/.*)?|/etc/ssh/ssh_host_[^/]*key|/etc/[^/]*\.keytab|/etc/krb5\.keytab|"
     r"/etc/wireguard(/.*)?|/etc/NetworkManager/system-connections(/.*)?|"
-    r"/proc/[^/]+/(environ|mem|cmdline|auxv|maps|smaps|pagemap|stack|syscall|task/.*)|"
+    r"/proc/[^/]+/(environ|mem|cmdline|auxv|maps|smaps|pagemap|stack|syscall|task|fd|"
+    r"fdinfo|root|cwd|exe|map_files)(/.*)?|"
     r"/proc/(kcore|kallsyms|kmem)|/var/lib/(secrets|sss)(/.*)?|/etc/letsencrypt(/.*)?|/(var/)?run/secrets(/.*)?|"
     r"/var/lib/kubelet(/.*)?|/root(/.*)?|/var/lib/docker(/.*)?|/var/backups(/.*)?|"
     r"/sys/firmware(/.*)?)$", re.I)

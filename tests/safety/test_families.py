@@ -119,3 +119,27 @@ def test_classifier_modules_do_not_import_each_other_in_a_cycle() -> None:
                     if isinstance(n, ast.ImportFrom) and n.module}
         assert not {m for m in imported if m.startswith("swebash.safety.")} - {
             "swebash.safety.paths"}, module
+
+
+@pytest.mark.parametrize("path", [
+    "~/.vault-token", "~/.bash_history", "~/.zsh_history", "~/.python_history",
+    "/run/secrets/db", "/var/run/secrets/kubernetes.io/serviceaccount/token",
+    "terraform.tfstate", "prod.tfstate.backup", "x.tfvars", ".envrc", ".env.local", "prod.env",
+    "~/.docker/config.json", "~/.config/gcloud/credentials.db", "~/.azure/x.json",
+    "~/.cargo/credentials.toml", "~/.codex/auth.json", "/root/.ssh/id_rsa",
+    "/home/other/.aws/credentials", "/proc/self/root/etc/shadow", "/proc/1/environ",
+    "/proc/self/fd/3", "~/.ssh", "secrets/db.txt", "~/.SSH/ID_RSA", "$HOME/.ssh/id_rsa",
+    "/etc/ssl/private/x.key", "key.pem", "~/.npmrc", "~/.local/share/fish/fish_history"])
+def test_secret_path_families_denied(path: str, hermetic_env: Path, workdir: Path) -> None:
+    from swebash.safety.paths import check_path
+
+    assert check_path(path, str(workdir), str(hermetic_env), write=False).decision == "deny"
+
+
+@pytest.mark.parametrize("path", ["cert.pem", "fullchain.pem", "ca-bundle.pem", ".env.example",
+                                  "~/.ssh/id_ed25519.pub", "~/.ssh/known_hosts", "README.md",
+                                  "/etc/hosts", "~/.gitconfig"])
+def test_public_paths_allowed(path: str, hermetic_env: Path, workdir: Path) -> None:
+    from swebash.safety.paths import check_path
+
+    assert check_path(path, str(workdir), str(hermetic_env), write=False).decision == "allow"
