@@ -164,8 +164,9 @@ class ToolPanels:
         if view.truncated:
             title.append(" · output truncated", style=theme.NOTICE)
         body: list[RenderableType] = []
-        if start is not None:
-            body.append(Text(describe(start), style="bold", overflow="fold"))
+        if start is not None:  # at most about two rows: the prompt already showed it whole
+            label = describe(start, max(40, 2 * (self.console.width - 4) - 24))
+            body.append(Text(label, style="bold", overflow="fold"))
         more = Text(f"… {view.more} {'earlier' if view.tail else 'more'} "
                     f"{plural(view.more, 'line')}", style=theme.DIM)
         if view.more and view.tail:
