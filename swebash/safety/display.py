@@ -28,6 +28,10 @@ NAMED = {"\r": "\\r", "\x1b": "\\x1b", "\b": "\\b", "\x7f": "\\x7f"}
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
                   r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[@-Z\\-_]")
 ANSI_BYTES = re.compile(ANSI.pattern.encode())
+# The same on raw terminal output, plus stray ESC pairs and control bytes (newline, tab and
+# CR kept): what the shell keeps of a command's output for the model.
+TERMINAL_NOISE_BYTES = re.compile(ANSI.pattern.encode()
+                                  + rb"|\x1b.|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 # Control characters dropped from streamed text: C0 except tab and newline, DEL, C1.
 _CONTROL_DROP = {code: None for code in [*range(0x00, 0x09), *range(0x0B, 0x20),

@@ -13,12 +13,12 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 
 from swebash.api import CommandRecord
+from swebash.safety.display import TERMINAL_NOISE_BYTES
 
 MAX_RECORDS = 100
 TAIL_LINES = 200
 TAIL_BYTES = 16 * 1024
-ANSI = re.compile(rb"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]"
-                  rb"|\x1b.|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+ANSI = TERMINAL_NOISE_BYTES  # one definition of escape sequences: swebash.safety.display
 ALT_SCREEN = re.compile(rb"\x1b\[\?(1049|1047|47)h")
 
 
