@@ -120,7 +120,7 @@ def declare(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
             f.ask(f"{name}: a variable name known only at run time", True)
             continue
         assigned_name(f, name, target, False)
-        if eq and (d or EXPANDS.search(value) or "[" in value):
+        if eq and (d or EXPANDS.search(value)):
             f.tainted = True
         if "-i" in options and eq and not re.fullmatch(r"[\w+\-*/ ]*", value):
             f.ask(f"{name} -i: the value is evaluated as arithmetic", True)

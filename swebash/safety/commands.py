@@ -24,7 +24,7 @@ from typing import Any
 from swebash.safety import builtins, checks
 from swebash.safety.model import MAX_DEPTH, Findings, OverBudget, Word, base, text
 from swebash.safety.rules import check_argv, judge
-from swebash.safety.tables import HIJACK_VARS, INTERPRETERS, SHELLS
+from swebash.safety.tables import HIJACK_VARS, INTERPRETERS, META_READERS, SHELLS
 from swebash.safety.wrappers import check_env_name
 
 MAX_CHARS = 64 * 1024
@@ -96,6 +96,9 @@ def word_of(node: Any) -> Word:
                 return Word(source, True, source)
             parts.append(re.sub(r"\\([$`\"\\\n])", r"\1", text(child)))
         return Word("".join(parts), False, source)
+    if kind == "array":
+        elements = [word_of(child) for child in node.named_children]
+        return Word(source, any(e.dynamic for e in elements), source)
     if kind == "concatenation":
         pieces = [word_of(child) for child in node.named_children]
         if any(p.dynamic for p in pieces) or BRACES.search(source):
@@ -244,7 +247,7 @@ class Walker:
             if child.type == "heredoc_redirect":
                 self.heredoc(child, argv)
             else:
-                self.redirect(child)
+                self.redirect(child, argv[0] if argv else "")
 
     def heredoc(self, node: Any, argv: list[str] | None = None) -> None:
         if argv and (argv[0] in SHELLS or argv[0] in INTERPRETERS):
@@ -262,20 +265,23 @@ class Walker:
                     if sub.type != "heredoc_content":
                         self.visit(sub)
 
-    def redirect(self, node: Any) -> None:
+    def redirect(self, node: Any, consumer: str = "") -> None:
         op = next((text(c) for c in node.children if not c.is_named), "")
         targets = [c for c in node.named_children if c.type != "file_descriptor"]
         for target in targets:
             self.visit_substitutions(target)
-        if node.type == "herestring_redirect" or not targets:
+        if node.type == "herestring_redirect" or not targets or \
+                targets[0].type == "process_substitution":
             return
         word = word_of(targets[0])
         if op in (">&", "<&") and (targets[0].type == "number" or word.text in ("-", "")
                                    or word.text.rstrip("-").isdigit()):
             return  # fd duplication or closing
         if op in ("<", "<&", "<>"):
-            if word.dynamic:
+            if word.dynamic and consumer not in META_READERS:
                 self.f.ask("reads a file named only at run time")
+            elif word.dynamic:
+                pass
             else:
                 checks.read_path(self.f, word.text)
             if op != "<>":
@@ -303,7 +309,7 @@ class Walker:
             self.f.ask(f"sets {name}, which changes how programs run", dangerous=True)
         if value is not None:
             word = word_of(value)
-            if word.dynamic or builtins.EXPANDS.search(word.text) or "[" in word.text:
+            if word.dynamic or builtins.EXPANDS.search(word.text):
                 self.f.tainted = True
         self.visit_substitutions(node)
 
@@ -332,6 +338,7 @@ class Walker:
     def command(self, node: Any) -> None:
         words: list[Word] = []
         feeds = []  # redirects that feed stdin: a here-string or a process substitution
+        redirects: list[Any] = []
         for child in node.named_children:
             if child.type == "herestring_redirect" or (child.type == "file_redirect" and any(
                     c.type == "process_substitution" for c in child.named_children)):
@@ -343,10 +350,12 @@ class Walker:
                 words.append(word_of(inner))
                 self.visit_substitutions(inner)
             elif child.type in ("file_redirect", "herestring_redirect"):
-                self.redirect(child)
+                redirects.append(child)
             else:
                 words.append(word_of(child))
                 self.visit_substitutions(child)
+        for child in redirects:
+            self.redirect(child, base(words[0].text) if words else "")
         if words:
             name = base(words[0].text)
             if feeds and (name in SHELLS or name in INTERPRETERS):
@@ -395,7 +404,11 @@ class Walker:
         if "@" in kinds and re.search(r"@[PEA]\}$", source):
             self.f.ask("prompt expansion ${x@P} evaluates a value")
             self.f.evaluates.append("${x@P}")
-        if "subscript" in kinds or re.search(r":\s*[^-=+?\s}]", source):
+        subscript = next((c for c in node.children if c.type == "subscript"), None)
+        index = text(subscript).split("[", 1)[-1] if subscript is not None else ""
+        offsets = re.search(r"^\$\{#?\w+:([^-=+?].*)\}$", source)
+        if (re.search(r"[A-Za-z_$`]", index.rstrip("]")) and index not in ("@]", "*]")) or (
+                offsets and re.search(r"[A-Za-z_$`\[]", offsets.group(1))):
             self.f.evaluates.append("subscript")
         name = next((text(c) for c in node.children if c.type == "variable_name"), "")
         if re.search(r":?=", "".join(kinds)) and HIJACK_VARS.match(name):

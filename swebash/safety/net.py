@@ -114,6 +114,9 @@ def curl_problem(f: Findings, name: str, option: str, value: str = "") -> None:
         f.ask(f"{name}: goes through a proxy ({option})", True)
     elif option in ("-K", "--config", "-b", "--cookie", "-E", "--cert", "--key"):
         f.ask(f"{name}: reads options from a file ({option})", True)
+    elif option in ("-o", "--output", "-D", "--dump-header", "--trace", "--trace-ascii",
+                    "--stderr", "-c", "--cookie-jar") and value == "/dev/null":
+        return
     elif option in ("-o", "-O", "-c", "-D", "--output", "--remote-name", "--remote-name-all",
                     "--cookie-jar", "--dump-header", "--trace", "--trace-ascii",
                     "--stderr", "--output-dir", "--create-dirs", "--etag-save",

@@ -71,6 +71,8 @@ RULES["ssh"] = rules_commands.ssh
 RULES.update({tool: programs_text.compressor for tool in programs_text.COMPRESSORS})
 RULES.update({tool: rules_commands.disk for tool in DISK_TOOLS})
 RULES.update({tool: rules_commands.admin for tool in rules_commands.ADMIN})
+RULES.update({tool: rules_commands.linter
+              for tool in rules_commands.LINTERS | rules_commands.FORMATTERS})
 RULES.update({tool: rules_commands.editor for tool in rules_commands.EDITORS})
 RULES.update({tool: rules_commands.power for tool in POWER})
 RULES.update({sh: rules_commands.shell for sh in SHELLS})

@@ -228,6 +228,31 @@ def ssh(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) ->
             f.nested(" ".join(argv[host + 1:]), f, depth + 1)
 
 
+# linters that only read the files they are given (none of them loads project code)
+LINTERS = frozenset({"shellcheck", "yamllint", "hadolint", "actionlint", "flake8",
+                     "pycodestyle", "pydocstyle", "vulture", "cppcheck", "jsonlint"})
+# formatters: read-only only when asked to check or show a diff
+FORMATTERS = frozenset({"black", "isort", "gofmt", "rustfmt", "autopep8", "yapf", "shfmt",
+                        "clang-format", "ruff"})
+CHECK_FLAGS = frozenset({"--check", "--diff", "-l", "-d", "--dry-run", "-n", "--list"})
+FIX_FLAGS = frozenset({"-w", "--write", "-i", "--in-place", "--fix", "--unsafe-fixes",
+                       "--add-noqa", "--watch", "-a", "--aggressive", "-o", "--output-file",
+                       "--output", "--cache-dir", "--tee", "--write-changes"})
+
+
+def linter(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    words = {a.split("=", 1)[0] for a in argv[1:]}
+    if name == "ruff":
+        sub = next(iter(positional(argv[1:])), "check")
+        reads = (sub == "check" or (sub == "format" and words & CHECK_FLAGS)
+                 or sub in ("version", "rule", "linter", "config"))
+        if reads and not words & FIX_FLAGS:
+            return
+    elif not words & FIX_FLAGS and (name in LINTERS or words & CHECK_FLAGS):
+        return
+    f.ask(f"{name}: may rewrite files")
+
+
 def sysctl(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     if any("=" in a or a in ("-w", "--write", "-p", "--load", "--system") for a in argv[1:]):
         f.ask("sysctl: changes kernel settings", True)

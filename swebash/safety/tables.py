@@ -69,12 +69,12 @@ CONTENT_READERS = frozenset({
     "view", "vim", "vi", "nvim", "nano", "emacs", "ed", "ex", "git", "zless", "zmore", "most",
     "hexyl", "hd", "vis", "dos2unix", "unix2dos", "ccat", "highlight",
     "pygmentize", "mlr", "csvlook", "xsv", "qsv", "dasel", "gron", "fx", "jless", "glow",
-    "mdcat", "pandoc", "pdftotext", "file", "exiftool",
+    "mdcat", "pandoc", "pdftotext", "exiftool",
 })
 # Reveal something about what they read (a hash, a count): a static secret path is still denied.
 META_READERS = frozenset({"wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
                           "sha512sum", "cksum", "b2sum", "sum", "cmp", "stat", "shasum", "md5",
-                          "sha1", "lsattr", "getfacl"})
+                          "file", "sha1", "lsattr", "getfacl"})
 NETWORK = frozenset({"curl", "wget", "scp", "rsync", "nc", "ncat", "netcat", "socat", "sftp",
                      "ftp", "ssh", "telnet", "http", "https", "xh", "ping", "ping6", "dig",
                      "host", "nslookup", "traceroute", "tracepath", "mtr", "whois", "aria2c",
@@ -92,7 +92,7 @@ POWER = frozenset({"shutdown", "reboot", "halt", "poweroff", "init", "telinit"})
 
 # Variables that change which program runs or what it loads: assigning them is dangerous.
 HIJACK_VARS = re.compile(
-    r"^(LD_\w+|DYLD_\w+|PATH|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|PS0|PS1|IFS|"
+    r"^(LD_\w+|DYLD_\w+|PATH|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|PS0|PS1|"
     r"GIT_\w+|PYTHON\w*|NODE_OPTIONS|NODE_PATH|PERL5\w+|PERLLIB|PERL_\w+|RUBY\w+|LESSOPEN|"
     r"LESSCLOSE|LESS|LESSKEY\w*|MORE|PAGER|\w+_PAGER|MANPAGER|MANOPT|MANPATH|EDITOR|VISUAL|"
     r"BROWSER|SSH_ASKPASS|SUDO_ASKPASS|GIT_ASKPASS|HISTFILE|BASH_LOADABLES_PATH|GCONV_PATH|"
@@ -104,7 +104,7 @@ HIJACK_VARS = re.compile(
     r"TZDIR|OPENSSL_\w+|KUBECONFIG|DOCKER_HOST|AWS_\w+|GOOGLE_\w+)$")
 # Harmless to set in front of a command; any other variable there makes the command ask.
 SAFE_ENV = re.compile(
-    r"^(LANG|LANGUAGE|LC_\w+|TZ|TERM|COLUMNS|LINES|NO_COLOR|FORCE_COLOR|CLICOLOR\w*|"
+    r"^(LANG|LANGUAGE|LC_\w+|TZ|TERM|IFS|COLUMNS|LINES|NO_COLOR|FORCE_COLOR|CLICOLOR\w*|"
     r"COLORTERM|GREP_COLORS?|LS_COLORS|TIME_STYLE|POSIXLY_CORRECT|PYTHONDONTWRITEBYTECODE|"
     r"PYTHONUNBUFFERED|PYTHONIOENCODING|CI|DEBUG|VERBOSE|QUIET|RUST_BACKTRACE|RUST_LOG|"
     r"NODE_ENV|SOURCE_DATE_EPOCH|LC_ALL|BLOCK_SIZE|BLOCKSIZE|DF_BLOCK_SIZE|"
