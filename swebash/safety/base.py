@@ -34,3 +34,7 @@ class RuleWriter(Protocol):
         """Save an allow rule covering ``command`` (the y/N prompt's ``a`` with scope project
         or always); returns one line saying what was saved, or why nothing was."""
         ...
+
+    def notes(self) -> tuple[str, ...]:
+        """One line per rules.toml rule refused or broken at load (for ``ai status``)."""
+        ...
