@@ -30,7 +30,7 @@ from tests.fakes.server import FakeServer  # noqa: E402
 ROUNDS = 7
 
 
-def make_home(mcp: bool) -> str:
+def make_home(mcp: bool, module: str = "tests.fakes.mcp_server") -> str:
     home = tempfile.mkdtemp(prefix="swebash-bench-")
     config = os.path.join(home, ".config", "swebash")
     os.makedirs(config)
@@ -40,7 +40,7 @@ def make_home(mcp: bool) -> str:
         if mcp:
             for name in ("one", "two"):
                 handle.write(f"[mcp_servers.{name}]\ncommand = {json.dumps(sys.executable)}\n"
-                             'args = ["-m", "tests.fakes.mcp_server"]\n'
+                             f'args = ["-m", "{module}"]\n'
                              f"cwd = {json.dumps(str(ROOT))}\ntrust = true\n\n")
     return home
 
@@ -104,6 +104,7 @@ def one_shot(server: FakeServer, home: str) -> float:
 def main() -> int:
     server = FakeServer().start()
     plain, mcp = make_home(False), make_home(True)
+    tiny = make_home(True, "tests.fakes.mcp_stdlib_server")
     try:
         starts: dict[str, list[float]] = {"plain": [], "mcp": []}
         for _ in range(ROUNDS):  # interleaved, so background load hits both alike
@@ -127,14 +128,17 @@ def main() -> int:
               f"{m1:.0f} ms")
         c_plain = statistics.median(one_shot(server, plain) for _ in range(3))
         c_mcp = statistics.median(one_shot(server, mcp) for _ in range(3))
+        c_tiny = statistics.median(one_shot(server, tiny) for _ in range(3))
         print(f"swebash -c '? q' wall time: {c_plain:.0f} ms without MCP, {c_mcp:.0f} ms with two "
-              "MCP servers (start + stop included)")
+              f"SDK-built MCP servers, {c_tiny:.0f} ms with two stdlib ones (start + stop "
+              "included; the SDK servers' own Python start-up dominates)")
     finally:
         server.stop()
         import shutil
 
         shutil.rmtree(plain, ignore_errors=True)
         shutil.rmtree(mcp, ignore_errors=True)
+        shutil.rmtree(tiny, ignore_errors=True)
     return 0
 
 
