@@ -93,7 +93,7 @@ class Spinner:
         if not self._active:
             return []
         text = Text(self.line(), style=theme.DIM, no_wrap=True, overflow="ellipsis")
-        return rows_of(self.console, text, width)[:1]
+        return rows_of(self.console, text, width, live=True)[:1]
 
     def __enter__(self) -> Spinner:
         self.start()

@@ -65,7 +65,7 @@ class OpenBlockView:
                 # Drawn with the blank line it will be printed with, so that once finished
                 # its rows already on screen are the rows to print and need not be resent.
                 rows = [""] if self.gap and inherits_gap(markdown.parsed) else []
-                rows += rows_of(self._console, markdown, width)
+                rows += rows_of(self._console, markdown, width, live=True)
             self._cache_key, self._cache = key, rows[-max_rows:]
         return self._cache
 

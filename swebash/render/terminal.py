@@ -46,26 +46,29 @@ TICK_SECONDS = 0.1
 
 
 def rows_of(console: Console, renderable: RenderableType, width: int, *,
-            trim: bool = True) -> list[str]:
+            trim: bool = True, live: bool = False) -> list[str]:
     """Render ``renderable`` at ``width`` into rows of ANSI text (``trim``: no blank rows last).
 
     Live rows and committed rows come from here alike, so a finished block whose rows are
     already on screen in the live region can stay there instead of being written again.
+    ``live`` rows lose their trailing spaces even when coloured (a code block's background):
+    a row only as wide as its text rewraps predictably when the window narrows.
     """
     options = console.options.update(width=width, height=None)
     lines = console.render_lines(renderable, options, pad=False)
-    rows = [console._render_buffer(_rstrip_plain(line)).rstrip("\n") for line in lines]
+    rows = [console._render_buffer(_rstrip(line, live)).rstrip("\n") for line in lines]
     while trim and rows and not strip_ansi(rows[-1]).strip():
         rows.pop()
     return rows
 
 
-def _rstrip_plain(line: list[Segment]) -> list[Segment]:
-    """Drop trailing unstyled spaces: they add nothing and make a row rewrap on shrinking."""
+def _rstrip(line: list[Segment], coloured: bool) -> list[Segment]:
+    """Drop trailing spaces (unstyled ones, or ``coloured`` ones too): they carry no text."""
     segments = list(line)
     while segments:
         last = segments[-1]
-        if last.control or (last.style is not None and last.style.bgcolor is not None):
+        if last.control or (not coloured and last.style is not None
+                            and last.style.bgcolor is not None):
             break
         stripped = last.text.rstrip(" ")
         if stripped:
@@ -200,7 +203,8 @@ class LiveTerminal:
         else:
             first = self._first_changed(new_rows, width)
             last = len(self._rows) - 1
-            if new_rows and first == last and new_rows[first].startswith(self._rows[last]):
+            if (new_rows and first == last and width == self._width
+                    and new_rows[first].startswith(self._rows[last])):
                 # The usual delta: the last row grew. The cursor is at its end, the style
                 # reset there (rich closes every styled segment), so write only the new part.
                 out.append(new_rows[first][len(self._rows[last]):])

@@ -173,3 +173,32 @@ def test_escape_sequences_from_the_model_never_reach_the_terminal() -> None:
     for sequence in ("\x1b]52", "\x1b]8", "\x1b[8m", "\x1b[2J", "\x1b[H", "\x1bP"):
         assert sequence not in output
     assert "done" in "\n".join(replay(output, 80))
+
+
+@pytest.mark.parametrize("split", ["## If it still fails", "That one means", "- Automatic"])
+def test_narrowing_mid_stream_on_a_reflowing_terminal_leaves_no_stale_line(split: str) -> None:
+    from tests.render.screen import replay_reflowing
+
+    console = terminal_console(110)
+    console.file.write(PROMPT)
+    terminal = LiveTerminal(console)
+    stream = MarkdownStream(console, terminal=terminal, clock=iter(range(10**6)).__next__)
+    half = LONG_ANSWER.index(split) + 30  # the open block is live when the window narrows
+    for piece in chunks(LONG_ANSWER[:half], 8):
+        stream.feed(piece)
+    output: str = console.file.getvalue()  # type: ignore[attr-defined]
+    resize_at = len(output)
+    console.width = 50
+    for piece in chunks(LONG_ANSWER[half:], 8):
+        stream.feed(piece)
+    stream.finish()
+    terminal.clear()
+    rows = replay_reflowing(console.file.getvalue(), 110, resize_at, 50)  # type: ignore[attr-defined]
+    text = "".join(rows).replace(" ", "")  # rows the terminal rewrapped join up again
+    for needle in ("why doesn't git push work", "Why git push doesn't work", "What to check",
+                   "Background", "If it still fails", "someone pushed", "Automatic upstream",
+                   "That's all"):
+        assert text.count(needle.replace(" ", "")) == 1, needle
+    # What came after the resize is the tail of a 50-column render, row for row.
+    tail = replay(render_once(LONG_ANSWER, 50), 50)
+    assert rows[-8:] == tail[-8:]
