@@ -27,7 +27,7 @@ def assigned_name(f: Findings, who: str, name: str, dynamic: bool) -> None:
     if dynamic:
         f.ask(f"{who}: assigns a variable whose name is known only at run time", True)
         return
-    bare = name.split("[", 1)[0].split("=", 1)[0].lstrip("+-")
+    bare = name.split("[", 1)[0].split("=", 1)[0].strip("+-")
     if "[" in name.split("=", 1)[0]:
         subscript = name.split("=", 1)[0]
         if EXPANDS.search(subscript) or not re.fullmatch(r"[\w]+\[[\w@*]*\]", subscript):
@@ -116,10 +116,11 @@ def declare(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
     exported = name == "export" or "-x" in options
     for word, d in operands:
         target, eq, value = word.partition("=")
-        if d and not eq:
+        if d and (not eq or EXPANDS.search(target)):
             f.ask(f"{name}: a variable name known only at run time", True)
             continue
-        assigned_name(f, name, target, False)
+        if eq or "[" in target:  # `export PATH` alone changes nothing
+            assigned_name(f, name, target, False)
         if eq and (d or EXPANDS.search(value)):
             f.tainted = True
         if "-i" in options and eq and not re.fullmatch(r"[\w+\-*/ ]*", value):
@@ -149,6 +150,9 @@ def let(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) ->
 
 
 def compgen(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    if any(dyn[1:]):
+        f.ask(f"{name}: a word list or option known only at run time is expanded again", True)
+        return
     options, _ = names_after_options(argv, dyn, "ACFGWXPSo")
     if "-C" in options or "-F" in options:
         f.ask(f"{name}: runs a command or function to complete", True)
@@ -159,7 +163,7 @@ def compgen(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
 
 
 def jobs(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    if "-x" in argv[1:2]:
+    if argv[1:2] and argv[1].startswith("-") and "x" in argv[1]:
         f.ask("jobs -x: runs a command", True)
         f.judge(f, argv[2:], dyn[2:], depth)
 

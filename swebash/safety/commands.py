@@ -31,7 +31,8 @@ MAX_CHARS = 64 * 1024
 MAX_TREE_DEPTH = 80
 MAX_NODES = 40_000
 # bytes bash reads differently from tree-sitter (blanks vs word characters, line joins)
-DISAGREE = re.compile(r"[\x01-\x08\x0b\x0c\x0d\x0e-\x1f\x7f]")
+DISAGREE = re.compile("[\x01-\x08\x0b\x0c\x0d\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e"
+                      "\u2066-\u2069\u200e\u200f\ufeff]")
 STRUCTURAL = frozenset({
     "program", "list", "subshell", "compound_statement", "if_statement", "elif_clause",
     "else_clause", "while_statement", "for_statement", "c_style_for_statement", "do_group",
@@ -83,7 +84,7 @@ def word_of(node: Any) -> Word:
     source = text(node)
     if kind == "word":
         return Word(unescape_word(source), False, source)
-    if kind == "number":
+    if kind in ("number", "variable_name"):
         return Word(source, False, source)
     if kind == "raw_string":
         return Word(source[1:-1], False, source)
@@ -135,8 +136,8 @@ def classify_into(command: str, findings: Findings, depth: int) -> None:
         findings.ask("command contains a NUL byte")
         return
     if DISAGREE.search(command):
-        findings.ask("contains control characters (CR, form feed, vertical tab…) that bash "
-                     "and the parser read differently")
+        findings.ask("contains control or direction characters (CR, form feed, vertical tab, "
+                     "bidi overrides…) that bash, the parser or the screen read differently")
         return
     if not command.strip():
         return

@@ -281,6 +281,13 @@ FAMILY_DANGEROUS = [
     "cat $'\\x2e'env",
     "cat .e''nv",
     "env $(cat .env) printenv",
+    "compgen -W\"$(id)\" y",
+    "compgen -W \"$x\" y",
+    "declare -x \"$name=/tmp\"",
+    "export \"$n\"=/tmp",
+    "declare PATH+=:/tmp",
+    "jobs -lx rm x",
+    "ls a#; rm -rf x",
 ]
 
 FAMILY_NEVER_ALLOW = [
@@ -292,6 +299,9 @@ FAMILY_NEVER_ALLOW = [
     "cat <<E\"O\"F\n$(touch p)\nEOF\nls",
     "cat <<'E'OF\nx\nEOF",
     "ls\r\n",
+    "ls \u202erm x",
+    "ls\u2028rm -rf x",
+    "ls\x85rm -rf x",
     "echo `echo \\`touch p\\``",
     # "read-only" programs that write
     "sed -n '/a/,/b/w out' file",
@@ -520,6 +530,9 @@ FAMILY_READ_ONLY = [
     "[[ $(wc -l < file) -gt 10 ]] && echo long",
     "while read -r line; do echo \"$line\"; done < file",
     "f() { ls; }; f",
+    "export PATH",
+    "declare -x PATH",
+    "ls a#b",
     "IFS=, read -r a b <<< \"1,2\"; echo $a",
     "x=$(git rev-parse HEAD); echo ${x:0:7}",
     "arr=(a b c); echo ${arr[1]}",
