@@ -62,7 +62,7 @@ class McpTool(ToolExecutor):
         self.name = qualified_name(server.name, remote.name)
 
     def definition(self) -> ToolSchema:
-        schema = self.remote.input_schema or {"type": "object", "properties": {}}
+        schema = model_schema(self.remote.input_schema)
         description = (f"[MCP server {self.server.name}] "
                        + self.remote.description)[:DESCRIPTION_CAP]
         return ToolSchema(self.name, description, schema)
@@ -90,6 +90,17 @@ class McpTool(ToolExecutor):
         content = json.dumps({"server": self.server.name, "tool": self.remote.name,
                               "output": text}, ensure_ascii=False)
         return ToolOutput(content, summary=summary, truncated=truncated)
+
+
+def model_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The server's input schema as providers accept it: an object at the root (Anthropic
+    requires it), without the ``$schema``/``$id`` keys some servers add and some APIs reject."""
+    clean = {k: v for k, v in schema.items() if k not in ("$schema", "$id")}
+    if clean.get("type") != "object":
+        clean = {"type": "object", "properties": {}} if not clean.get("properties") else {
+            **clean, "type": "object"}
+    clean.setdefault("properties", {})
+    return clean
 
 
 def format_result(result: CallToolResult) -> tuple[str, str]:

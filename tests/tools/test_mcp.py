@@ -267,3 +267,12 @@ def test_closing_during_a_slow_start_stops_the_process_at_once(tmp_path: Path) -
     asyncio.run(main())
     assert not alive(pid_from(pidfile))
     assert manager.servers["slow"].error == "stopped before it was ready"
+
+
+def test_input_schemas_are_made_acceptable_to_providers() -> None:
+    from swebash.tools.mcp import model_schema
+
+    assert model_schema({}) == {"type": "object", "properties": {}}
+    assert model_schema({"$schema": "x", "type": "object", "properties": {"a": {}}}) == {
+        "type": "object", "properties": {"a": {}}}
+    assert model_schema({"properties": {"a": {}}, "required": ["a"]})["type"] == "object"
