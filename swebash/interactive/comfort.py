@@ -100,7 +100,7 @@ class Comfort:
             "status": str(status) if status else "",
             "duration": (f"{last[-1].duration_ms / 1000:.1f}s"
                          if last and last[-1].duration_ms >= 1000 else ""),
-            "git": git_branch(self.session.cwd) or "",
+            "git": (git_branch(self.session.cwd) or "") if "{git}" in template else "",
             "cwd": shorten_home(self.session.cwd, str(self.config.paths.home)),
             "venv": os.path.basename(self.session.context.exported_env().get("VIRTUAL_ENV", ""))
             if "{venv}" in template else "",
