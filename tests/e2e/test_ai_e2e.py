@@ -245,6 +245,7 @@ def test_a_long_streamed_answer_equals_one_render(term_env: dict[str, str], serv
         expected = replay(render_once(LONG_ANSWER, cols, 30), cols, 30)
         start = rows.index(expected[0])  # the title, right below the question
         assert rows[start - 1].endswith("work")
+        assert sum("? why doesn" in row for row in rows) == 1  # not doubled in scrollback
         answer = rows[start:len(rows) - 1]  # up to the next prompt
         while answer and not answer[-1]:
             answer.pop()
