@@ -47,6 +47,7 @@ class TerminalRenderer:
         self.spinner = Spinner(console, terminal=self.terminal)
         self.panels = ToolPanels(console, spinner=self.spinner, terminal=self.terminal)
         self._in_turn = False
+        self._asking = False  # a confirmation is waiting for its key
         self._last_event = 0.0
 
     def print(self, *renderables: RenderableType) -> None:
@@ -64,7 +65,8 @@ class TerminalRenderer:
     def _idle(self) -> None:
         """On the ticker: the model went quiet (writing a long tool call, thinking) — say so."""
         quiet = self.terminal.clock() - self._last_event
-        if self._in_turn and not self.spinner.active and quiet >= IDLE_SECONDS:
+        if (self._in_turn and not self._asking and not self.spinner.active
+                and quiet >= IDLE_SECONDS):
             self.spinner.start("thinking…", since=self._last_event)
 
     def handle(self, event: AiEvent) -> None:
@@ -101,7 +103,14 @@ class TerminalRenderer:
     def confirm(self, request: ConfirmRequest, fd: int) -> ConfirmAnswer:
         """Ask the inline y/N for ``request`` reading the key from terminal ``fd``."""
         self._settle()
-        return ask_confirm(self.console, request, fd, terminal=self.terminal)
+        with self.terminal.lock:  # no spinner may appear after the question while it waits
+            self._asking = True
+        try:
+            return ask_confirm(self.console, request, fd, terminal=self.terminal)
+        finally:
+            with self.terminal.lock:
+                self._asking = False
+                self._last_event = self.terminal.clock()
 
     def confirm_hook(self, fd: int) -> ConfirmHook:
         """The engine's ``ConfirmHook``: the blocking key read runs in a worker thread."""

@@ -90,3 +90,32 @@ def test_the_spinner_comes_back_counting_when_the_model_goes_quiet() -> None:
     renderer.handle(ToolCallStart("write_file", {}, description="write big.txt (200 lines)"))
     renderer.end_turn()
     assert not renderer.spinner.active
+
+
+def test_no_spinner_is_drawn_after_a_question_waiting_for_its_key() -> None:
+    from swebash.render.terminal import LiveTerminal
+
+    now = [0.0]
+    console = Console(file=io.StringIO(), width=80, height=20, force_terminal=True,
+                      color_system=None)
+    renderer = TerminalRenderer(console, terminal=LiveTerminal(console, clock=lambda: now[0]))
+    renderer.begin_turn()
+    seen: list[bool] = []
+    request = ConfirmRequest("execute_command", "$ touch x", Verdict("ask"), command="touch x")
+
+    def ask(*args: object, **kwargs: object) -> ConfirmAnswer:
+        now[0] += 30  # the user thinks for half a minute
+        renderer._idle()  # what the ticker does meanwhile
+        seen.append(renderer.spinner.active)
+        return ConfirmAnswer.NO
+
+    import swebash.render.events as events
+
+    real = events.ask_confirm
+    events.ask_confirm = ask  # type: ignore[assignment]
+    try:
+        assert renderer.confirm(request, 0) is ConfirmAnswer.NO
+    finally:
+        events.ask_confirm = real
+        renderer.end_turn()
+    assert seen == [False]
