@@ -48,6 +48,10 @@ LEAVES = frozenset({"word", "string", "raw_string", "ansi_c_string", "concatenat
                     "test_operator", "file_descriptor", "heredoc_content", "command_name"})
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 HEREDOC_PARTS = ("heredoc_start", "heredoc_body", "heredoc_end")
+# programs that run what they read on stdin as commands (besides shells and interpreters)
+STDIN_RUNNERS = frozenset({"ed", "ex", "vim", "vi", "nvim", "sqlite3", "gdb", "mysql", "psql",
+                           "ftp", "sftp", "at", "batch", "expect", "lua", "redis-cli",
+                           "mongo", "mongosh", "tclsh", "wish", "osascript"})
 PIPE_SENDERS = frozenset({"ssh", "nc", "ncat", "netcat", "socat", "telnet", "sftp", "ftp",
                           "tftp", "openssl", "mail", "sendmail", "mutt", "xclip", "xsel",
                           "pbcopy", "wl-copy"})
@@ -251,7 +255,7 @@ class Walker:
                 self.redirect(child, argv[0] if argv else "")
 
     def heredoc(self, node: Any, argv: list[str] | None = None) -> None:
-        if argv and (argv[0] in SHELLS or argv[0] in INTERPRETERS):
+        if argv and (argv[0] in SHELLS or argv[0] in INTERPRETERS or argv[0] in STDIN_RUNNERS):
             self.f.ask(f"feeds a here-document to an interpreter ({argv[0]})", dangerous=True)
         for child in node.named_children:  # `cat <<EOF | sh`: the pipeline hangs off here
             if child.type == "heredoc_start" and not HEREDOC_DELIMITER.fullmatch(text(child)):
@@ -359,7 +363,7 @@ class Walker:
             self.redirect(child, base(words[0].text) if words else "")
         if words:
             name = base(words[0].text)
-            if feeds and (name in SHELLS or name in INTERPRETERS):
+            if feeds and (name in SHELLS or name in INTERPRETERS or name in STDIN_RUNNERS):
                 self.f.ask(f"feeds code to an interpreter through a redirect ({name})", True)
             check_argv(self.f, words, self.depth)
 

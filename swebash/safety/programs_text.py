@@ -190,10 +190,11 @@ def find(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -
                 end += 1
             if end >= len(argv):
                 f.ask(f"find: {arg} without an end")
-            inner = argv[i + 1:end]
             unknown = not harmless_matches(f, argv[1:i], dyn[1:i])
-            inner_dyn = [d or ("{}" in a and unknown)
-                         for a, d in zip(inner, dyn[i + 1:end], strict=True)]
+            # a found file stands in for `{}`: a harmless name when find's tests rule out
+            # secrets, else a value known only at run time
+            inner = [FOUND if a == "{}" and not unknown else a for a in argv[i + 1:end]]
+            inner_dyn = [d or "{}" in a for a, d in zip(inner, dyn[i + 1:end], strict=True)]
             if inner:
                 f.judge(f, inner, inner_dyn, depth)
             i = end
@@ -206,6 +207,7 @@ def find(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -
         i += 1
 
 
+FOUND = "./found-file"
 SECRET_SAMPLES = (".env", ".env.local", "id_rsa", "id_ed25519", "server.key", "key.pem",
                   ".npmrc", ".netrc", "credentials", "terraform.tfstate", ".bash_history",
                   ".envrc", ".pgpass", "secrets.yaml", ".vault-token", ".git-credentials")
@@ -421,6 +423,15 @@ def awk(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) ->
                 re.fullmatch(r"-[filE].+", arg):
             f.ask(f"{name}: runs awk code from a file or extension ({arg[:12]})", True)
             return
+        if arg in ("-e", "--source"):  # gawk: program text given as an option
+            program = (program or "") + "\n" + (argv[i + 1] if i + 1 < len(argv) else "")
+            i += 2
+            continue
+        if arg.startswith("--source=") or (arg.startswith("-e") and not arg.startswith("--")):
+            text = arg.split("=", 1)[1] if arg.startswith("--") else arg[2:]
+            program = (program or "") + "\n" + text
+            i += 1
+            continue
         if arg in AWK_VALUES:
             if arg in ("-o", "-p", "--dump-variables", "--profile", "--pretty-print"):
                 f.ask(f"{name}: writes a file ({arg})")
@@ -429,7 +440,7 @@ def awk(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) ->
         if not SAFE_AWK_OPTIONS.fullmatch(arg):
             f.ask(f"{name}: unfamiliar option {arg.split('=', 1)[0]}")
         i += 1
-    if i < len(argv):
+    if i < len(argv) and program is None:
         program = argv[i]
         if dyn[i]:
             f.ask(f"{name}: runs a program built at run time", True)

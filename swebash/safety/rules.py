@@ -17,6 +17,7 @@ from swebash.safety.tables import (
     DISK_TOOLS,
     INTERPRETERS,
     META_READERS,
+    NAME_ONLY,
     NETWORK,
     POWER,
     READ_ONLY,
@@ -122,6 +123,9 @@ def apply_rules(f: Findings, name: str, argv: list[str], dynamic: list[bool],
                 depth: int) -> None:
     if name in CONTENT_READERS or name in META_READERS or name in NETWORK:
         read_args(f, name, argv[1:], dynamic[1:], VALUE_OPTIONS.get(name, frozenset()))
+    elif name in READ_ONLY and name not in NAME_ONLY:
+        # any other read-only program may echo what it reads (an error quoting a line)
+        read_args(f, "wc", argv[1:], dynamic[1:], VALUE_OPTIONS.get(name, frozenset()))
     if len(argv) == 2 and argv[1] in VERSION_ONLY and name not in POWER | DISK_TOOLS \
             and not dynamic[1]:
         return

@@ -69,12 +69,17 @@ CONTENT_READERS = frozenset({
     "view", "vim", "vi", "nvim", "nano", "emacs", "ed", "ex", "git", "zless", "zmore", "most",
     "hexyl", "hd", "vis", "dos2unix", "unix2dos", "ccat", "highlight",
     "pygmentize", "mlr", "csvlook", "xsv", "qsv", "dasel", "gron", "fx", "jless", "glow",
-    "mdcat", "pandoc", "pdftotext", "exiftool",
+    "mdcat", "pandoc", "pdftotext", "exiftool", "cmp", "tsort", "dircolors", "date",
 })
 # Reveal something about what they read (a hash, a count): a static secret path is still denied.
 META_READERS = frozenset({"wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
-                          "sha512sum", "cksum", "b2sum", "sum", "cmp", "stat", "shasum", "md5",
+                          "sha512sum", "cksum", "b2sum", "sum", "stat", "shasum", "md5",
                           "file", "sha1", "lsattr", "getfacl"})
+# Read-only programs that show no file content: a secret path among their words is fine.
+NAME_ONLY = frozenset({"ls", "stat", "file", "du", "df", "test", "[", "realpath", "readlink",
+                       "basename", "dirname", "which", "type", "whereis", "namei", "lsattr",
+                       "getfacl", "exa", "eza", "tree", "pwd", "cd", "pushd", "popd", "echo",
+                       "printf", "dirs", "findmnt", "wc", "lsof", "vdir", "dir"})
 NETWORK = frozenset({"curl", "wget", "scp", "rsync", "nc", "ncat", "netcat", "socat", "sftp",
                      "ftp", "ssh", "telnet", "http", "https", "xh", "ping", "ping6", "dig",
                      "host", "nslookup", "traceroute", "tracepath", "mtr", "whois", "aria2c",

@@ -132,6 +132,11 @@ def peel(f: Findings, name: str, argv: list[str], dynamic: list[bool], depth: in
         return None
     if spec.reason:
         f.ask(f"{name}: {spec.reason}", spec.dangerous)
+    if name == "su":  # getopt permutes: `su root -c CMD`
+        for i, arg in enumerate(argv[1:-1], 1):
+            if arg in ("-c", "--command", "--session-command"):
+                shell_string(f, argv[i + 1], dynamic[i + 1], depth, show(argv))
+                return DONE
     return Peeler(f, spec, name, argv, dynamic, depth).run()
 
 
@@ -156,6 +161,9 @@ class Peeler:
             if arg == "--":
                 i += 1
                 break
+            if arg == "-" and self.name == "env":  # `env -` is `env -i`
+                i += 1
+                continue
             if arg.startswith("--"):
                 i = self.long(i)
             elif arg.startswith("-") and len(arg) > 1:

@@ -288,6 +288,16 @@ FAMILY_DANGEROUS = [
     "declare PATH+=:/tmp",
     "jobs -lx rm x",
     "ls a#; rm -rf x",
+    "awk --source='BEGIN{system(1)}'",
+    "awk -e 'BEGIN{system(1)}' f",
+    "su root -c 'rm -rf x'",
+    "env - rm -rf x",
+    "ed -s f <<< '!rm -rf x'",
+    "tsort ~/.ssh/id_rsa",
+    "cmp -l ~/.ssh/id_rsa /dev/zero",
+    "dircolors ~/.ssh/id_rsa",
+    "date -f ~/.ssh/id_rsa",
+    "xargs -I{} sh -c '{}'",
 ]
 
 FAMILY_NEVER_ALLOW = [
@@ -303,6 +313,7 @@ FAMILY_NEVER_ALLOW = [
     "ls\u2028rm -rf x",
     "ls\x85rm -rf x",
     "echo `echo \\`touch p\\``",
+    "find . -name '*.py' -exec sh -c '{}' \\;",
     # "read-only" programs that write
     "sed -n '/a/,/b/w out' file",
     "sed 's/a/b/w out' file",
@@ -530,6 +541,10 @@ FAMILY_READ_ONLY = [
     "[[ $(wc -l < file) -gt 10 ]] && echo long",
     "while read -r line; do echo \"$line\"; done < file",
     "f() { ls; }; f",
+    "awk -e '{print}' f",
+    "ls ~/.ssh/id_rsa",
+    "echo ~/.ssh/id_rsa",
+    "date +%s",
     "export PATH",
     "declare -x PATH",
     "ls a#b",
