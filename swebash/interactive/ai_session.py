@@ -217,7 +217,8 @@ class AiFrontend:
             return None
         cwd = self.context.cwd() if self.context is not None else os.getcwd()
         try:
-            gate = DefaultGate(self.config.policy, home=str(self.config.paths.home))
+            gate = DefaultGate(self.config.policy, home=str(self.config.paths.home),
+                               rules_file=self.config.paths.rules_file)
             verdict = gate.check_command(command, cwd)
         except Exception:  # the gate fails closed: say so rather than stay silent
             return Text("⚠ could not check this command with the safety gate — read it "
