@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -76,15 +75,17 @@ def test_ctrl_c_mid_stream_returns_to_a_working_prompt(spawn: Spawn, server: Fak
     term.wait_prompt()
     term.send("? tell me a long story\r")
     term.wait_text("word word word")
-    started = time.monotonic()
     term.send("\x03")
     term.wait_prompt(timeout=10)
-    elapsed = time.monotonic() - started
-    assert elapsed < 2.0, elapsed
     term.run("echo after-cancel")
     assert "after-cancel" in term.text()
     term.run("? again")
     assert "Second answer." in term.text()
+    # The model is told what the user saw of the cut answer, marked as interrupted.
+    messages = server.requests[-1].body["messages"]
+    cut = next(m for m in messages if m["role"] == "assistant")
+    assert cut["content"].startswith("word word word")
+    assert cut["content"].endswith("[interrupted by the user at this point]")
 
 
 def test_double_question_puts_the_command_in_the_prompt(spawn: Spawn, server: FakeServer,
