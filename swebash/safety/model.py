@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from swebash.safety.paths import expand
+
 MAX_DEPTH = 8  # nested `bash -c` / eval strings
 BUDGET_SECONDS = 0.5  # a classification that takes longer fails closed
 
@@ -111,8 +113,6 @@ class Findings:
         if target is None or self.cwds is None:
             self.cwds = None
             return
-        from swebash.safety.paths import expand
-
         self.cwds.append(expand(target, self.cwds[-1], self.home))
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import shlex
 
-from swebash.safety import builtins, net, programs_text, rules_commands
+from swebash.safety import builtins, listings, net, programs_text, rules_commands, scripts
 from swebash.safety.checks import read_args
 from swebash.safety.model import Findings, Rule, Word, base
+from swebash.safety.paths import expand, secret_reason
 from swebash.safety.tables import (
     CONTENT_READERS,
     DISK_TOOLS,
@@ -34,8 +35,8 @@ VERSION_ONLY = frozenset({"--version", "--help", "-V"})
 RULES: dict[str, Rule] = {
     **builtins.BUILTIN_RULES,
     "find": programs_text.find, "fd": programs_text.fd, "fdfind": programs_text.fd,
-    "sed": programs_text.sed, "awk": programs_text.awk, "gawk": programs_text.awk,
-    "mawk": programs_text.awk, "nawk": programs_text.awk, "tar": programs_text.tar,
+    "sed": scripts.sed, "awk": scripts.awk, "gawk": scripts.awk,
+    "mawk": scripts.awk, "nawk": scripts.awk, "tar": programs_text.tar,
     "unzip": programs_text.unzip, "zipinfo": programs_text.unzip, "jq": programs_text.jq,
     "yq": programs_text.jq, "less": programs_text.pager, "more": programs_text.pager,
     "uniq": programs_text.writes_second_file,
@@ -60,7 +61,7 @@ RULES: dict[str, Rule] = {
 }
 RULES.update({name: programs_text.option_rules for name in programs_text.OPTION_RULES
               if name not in RULES})
-RULES.update({name: rules_commands.listing for name in rules_commands.LISTINGS})
+RULES.update({name: listings.listing for name in listings.LISTINGS})
 RULES.update({tool: net.transfer for tool in ("scp", "rsync", "nc", "ncat", "netcat",
                                               "socat", "sftp", "ftp", "telnet",
                                               "tftp", "smbclient", "lftp", "aria2c", "xh",
@@ -71,9 +72,9 @@ RULES.update({tool: net.lookup for tool in ("ping", "ping6", "dig", "host", "nsl
 RULES["ssh"] = rules_commands.ssh
 RULES.update({tool: programs_text.compressor for tool in programs_text.COMPRESSORS})
 RULES.update({tool: rules_commands.disk for tool in DISK_TOOLS})
-RULES.update({tool: rules_commands.admin for tool in rules_commands.ADMIN})
-RULES.update({tool: rules_commands.linter
-              for tool in rules_commands.LINTERS | rules_commands.FORMATTERS})
+RULES.update({tool: listings.admin for tool in listings.ADMIN})
+RULES.update({tool: listings.linter
+              for tool in listings.LINTERS | listings.FORMATTERS})
 RULES.update({tool: rules_commands.editor for tool in rules_commands.EDITORS})
 RULES.update({tool: rules_commands.power for tool in POWER})
 RULES.update({sh: rules_commands.shell for sh in SHELLS})
@@ -138,7 +139,7 @@ def apply_rules(f: Findings, name: str, argv: list[str], dynamic: list[bool],
     elif name.startswith(("python", "node", "ruby", "perl", "php", "pypy")):
         rules_commands.interpreter(f, name, argv, dynamic, depth)
     elif name not in READ_ONLY:
-        rules_commands.unknown(f, name, argv, dynamic, depth)
+        listings.unknown(f, name, argv, dynamic, depth)
     if not (name in CONTENT_READERS or name in META_READERS or name in NETWORK
             or name in READ_ONLY):
         secret_arguments(f, name, argv[1:], dynamic[1:])
@@ -148,8 +149,6 @@ def apply_rules(f: Findings, name: str, argv: list[str], dynamic: list[bool],
 
 def secret_arguments(f: Findings, name: str, args: list[str], dynamic: list[bool]) -> None:
     """Any program handed a secret file (`aws s3 cp ~/.ssh/id_rsa …`) may send it anywhere."""
-    from swebash.safety.paths import expand, secret_reason
-
     for arg, dyn in zip(args, dynamic, strict=True):
         if dyn or not arg or ("/" not in arg and not arg.startswith((".", "~"))):
             continue

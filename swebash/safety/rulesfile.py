@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from swebash.safety.commands import classify
 from swebash.safety.model import base
 from swebash.safety.tables import RUNS_ANYTHING
 
@@ -128,8 +129,6 @@ def build_rule(number: int, table: object) -> tuple[Rule | None, str | None]:
 
 
 def check_examples(rule: Rule, table: dict[str, object], home: str) -> str | None:
-    from swebash.safety.commands import classify
-
     for key, want in (("match", True), ("not_match", False)):
         examples = table.get(key, [])
         if not isinstance(examples, list) or not all(isinstance(e, str) for e in examples):
@@ -178,8 +177,6 @@ def add_approval(command: str, scope: Literal["project", "always"], cwd: str,
                  rules_file: Path, *, home: str | None = None) -> str:
     """Write allow rules covering every part of ``command`` the classifier asked about; returns
     one line for the user. Dangerous commands and bare interpreters get no rule."""
-    from swebash.safety.commands import classify
-
     found = classify(command, cwd, home or os.path.expanduser("~"))
     if found.dangerous or found.decision == "deny":
         return "not saved: a dangerous command cannot be approved by a rule"

@@ -15,6 +15,7 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from swebash.safety.checks import read_path
 from swebash.safety.model import Findings, show
 from swebash.safety.tables import HIJACK_VARS, SAFE_ENV, SHELLS
 
@@ -253,8 +254,6 @@ class Peeler:
         elif action == "write" and value is not None:
             self.f.ask(f"{self.name}: writes a file ({option})")
         elif action == "read" and value is not None and not dyn:
-            from swebash.safety.checks import read_path
-
             read_path(self.f, value)
         elif action == "replace":
             self.replace = value or "{}"
