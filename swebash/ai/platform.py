@@ -86,7 +86,7 @@ def build_platform(config: Config, cwd: Callable[[], str],
     mcp = None
     if config.mcp_servers:
         mcp = McpManager(config.mcp_servers, paths.log_dir if paths.persistent else None,
-                         report)
+                         report, config.environ)
     return AiPlatform(conversation, store, mcp)
 
 

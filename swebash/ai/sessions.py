@@ -14,12 +14,13 @@ torn last line is skipped on reading. A ``compaction`` line replaces everything 
 its summary (the exchanges kept verbatim are appended again after it), so a resumed
 conversation sees exactly the history the model saw. A file over ``[sessions] max_bytes`` is
 rewritten (atomically) from the bounded in-memory history; beyond ``keep`` files the oldest are
-deleted. The conversation is tied to the directory it began in: ``--continue`` picks the newest
-one of the cwd. Messages were redacted before they entered the conversation.
+deleted. The conversation is tied to the directory it began in: ``--continue`` picks the one of
+the cwd used most recently. Messages were redacted before they entered the conversation.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -130,14 +131,18 @@ class SessionStore:
         self.enabled = config.enabled and persistent
 
     def files(self) -> list[Path]:
+        """Most recently used first (a resumed conversation counts as recent)."""
+        found: list[tuple[int, str, Path]] = []
         try:
-            paths = [p for p in self.directory.glob("*.jsonl") if p.is_file()]
+            for path in self.directory.glob("*.jsonl"):
+                with contextlib.suppress(OSError):
+                    found.append((path.stat().st_mtime_ns, path.name, path))
         except OSError:
             return []
-        return sorted(paths, key=lambda p: p.name, reverse=True)  # names start with the time
+        return [p for _, _, p in sorted(found, reverse=True)]
 
     def sessions(self) -> list[SessionInfo]:
-        """Newest first."""
+        """Most recently used first."""
         found: list[SessionInfo] = []
         for path in self.files():
             loaded = read_session(path)

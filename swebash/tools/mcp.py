@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -172,8 +172,9 @@ class McpManager:
     """All configured servers; a ``ToolSource`` for the registry."""
 
     def __init__(self, servers: Sequence[McpServerConfig], log_dir: Path | None = None,
-                 report: Report | None = None) -> None:
-        self.servers = {s.name: McpServer(s, log_dir) for s in servers}
+                 report: Report | None = None, environ: Mapping[str, str] | None = None
+                 ) -> None:
+        self.servers = {s.name: McpServer(s, log_dir, environ) for s in servers}
         self.report = report
         self.loaded: set[str] = set()
         self._loader = LoadToolsTool(self)

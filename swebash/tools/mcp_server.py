@@ -26,13 +26,14 @@ import contextlib
 import math
 import os
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from swebash.api import JsonObject
 from swebash.config import McpServerConfig
+from swebash.safety.redact import SECRET_NAME
 
 if TYPE_CHECKING:
     from anyio import CancelScope
@@ -55,8 +56,10 @@ class RemoteTool:
 
 
 class McpServer:
-    def __init__(self, config: McpServerConfig, log_dir: Path | None) -> None:
+    def __init__(self, config: McpServerConfig, log_dir: Path | None,
+                 environ: Mapping[str, str] | None = None) -> None:
         self.config = config
+        self.environ = environ or {}
         self.name = config.name
         self.log_dir = log_dir
         self.state: State = "idle" if config.enabled else "disabled"
@@ -157,7 +160,8 @@ class McpServer:
 
             params = StdioServerParameters(command=self.config.command,
                                            args=list(self.config.args),
-                                           env=dict(self.config.env) or None,
+                                           env=server_environment(self.environ,
+                                                                  self.config.env),
                                            cwd=self.config.cwd)
             # stdin is a pipe: a server cannot read the user's keys, and it gets EOF (and
             # exits) even if swebash is killed with SIGKILL
@@ -202,6 +206,17 @@ def import_sdk() -> None:
     with _IMPORT_LOCK:
         import mcp.client.stdio
         import mcp.client.streamable_http  # noqa: F401
+
+
+def server_environment(environ: Mapping[str, str], extra: Mapping[str, str]) -> dict[str, str]:
+    """What a stdio server inherits: swebash's environment without secrets (API keys, tokens,
+    passwords — a server gets those only through its own ``env`` table) and without exported
+    bash functions, then the configured ``env`` on top. PATH, LANG, PYTHONPATH, proxies and the
+    like pass, so servers run as they would from the shell."""
+    inherited = {k: v for k, v in environ.items()
+                 if not SECRET_NAME.search(k) and not k.startswith("BASH_FUNC_")
+                 and not v.startswith("()")}
+    return {**inherited, **extra}
 
 
 class McpCallError(Exception):

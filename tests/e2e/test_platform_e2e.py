@@ -81,7 +81,7 @@ def test_ai_builtins_from_c_and_piped_input(ai_env: dict[str, str], hermetic_env
     configure_mcp(hermetic_env, pidfile)
     result = run_swebash(["-c", "ai mcp"], ai_env, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "srv  ready, 6 tools, trusted" in result.stdout
+    assert "srv  ready, 7 tools, trusted" in result.stdout
     assert "mcp__srv__echo  Repeat the text back." in result.stdout
     assert "\x1b" not in result.stdout and gone(pidfile)
     piped = run_swebash([], ai_env, stdin="echo before\nai status\nai sessions\necho after\n",
@@ -168,7 +168,7 @@ def test_interactive_mcp_server_stops_when_the_shell_exits(spawn: Spawn, server:
     term.send("n")
     term.wait_text("Declined, fine.")
     term.run("ai mcp")
-    assert "srv  ready, 6 tools" in term.text()
+    assert "srv  ready, 7 tools" in term.text()
     assert not gone(pidfile)
     term.send("exit\r")
     assert term.exit_status() == 0

@@ -5,9 +5,10 @@
 
 Tools: ``echo(text)``, ``add(a, b)`` (structured content), ``fail(message)`` (an ``isError``
 result), ``picture()`` (an image block), ``crash()`` (the process exits mid-call),
-``sleep(seconds)``. ``--many N`` adds N more tools (``extra_0`` …) for the compact-index case;
-``--hang-start`` never answers the handshake (a server slower than its startup timeout);
-``--pidfile FILE`` writes the server's pid so a test can prove the process is gone afterwards.
+``sleep(seconds)``, ``getenv(name)``. ``--many N`` adds N more tools (``extra_0`` …) for the
+compact-index case; ``--hang-start`` never answers the handshake (a server slower than its
+startup timeout); ``--pidfile FILE`` writes the server's pid so a test can prove the process is
+gone afterwards.
 """
 
 from __future__ import annotations
@@ -68,6 +69,11 @@ def build(many: int) -> MCPServer:
 
         await anyio.sleep(seconds)
         return "slept"
+
+    @server.tool()
+    def getenv(name: str) -> str:
+        """The server's environment variable NAME ("(unset)" when missing)."""
+        return os.environ.get(name, "(unset)")
 
     for n in range(many):
         server.add_tool(make_extra(n), name=f"extra_{n}", description=f"Extra tool number {n}.")

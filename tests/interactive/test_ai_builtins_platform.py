@@ -82,7 +82,7 @@ def test_mcp_listing_restart_status_and_context(host: Host,
     assert "MCP srv: not started yet" in capsys.readouterr().out
     assert ai_builtins.run(host, "ai mcp") == 0
     out = capsys.readouterr().out
-    assert "srv  ready, 6 tools" in out and "mcp__srv__sleep  Sleep, then answer." in out
+    assert "srv  ready, 7 tools" in out and "mcp__srv__sleep  Sleep, then answer." in out
     assert ai_builtins.run(host, "ai mcp restart srv") == 0
     assert "MCP server 'srv': ready" in capsys.readouterr().out
     assert ai_builtins.run(host, "ai mcp restart nope") == 0

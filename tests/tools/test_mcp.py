@@ -276,3 +276,23 @@ def test_input_schemas_are_made_acceptable_to_providers() -> None:
     assert model_schema({"$schema": "x", "type": "object", "properties": {"a": {}}}) == {
         "type": "object", "properties": {"a": {}}}
     assert model_schema({"properties": {"a": {}}, "required": ["a"]})["type"] == "object"
+
+
+def test_stdio_servers_inherit_the_environment_without_secrets() -> None:
+    environ = {"PATH": os.environ["PATH"], "GREETING": "hello",
+               "OPENAI_API_KEY": "sk-not-for-servers-000", "GITHUB_TOKEN": "ghp_x00000"}
+    manager = McpManager([stdio("srv", env={"EXTRA": "1", "GITHUB_TOKEN": "given"})],
+                         environ=environ)
+
+    async def main() -> None:
+        await manager.ensure_started()
+        getenv = tool(manager, "mcp__srv__getenv")
+        seen = {}
+        for name in ("GREETING", "OPENAI_API_KEY", "GITHUB_TOKEN", "EXTRA"):
+            out = await getenv.execute({"name": name}, ctx())
+            seen[name] = json.loads(out.content)["output"]
+        await manager.aclose()
+        assert seen == {"GREETING": "hello", "OPENAI_API_KEY": "(unset)",
+                        "GITHUB_TOKEN": "given", "EXTRA": "1"}
+
+    asyncio.run(main())
