@@ -46,6 +46,9 @@ declare -a __sb_upc=()
 declare -A __sb_traps=()
 unset HISTFILE
 PS1='' PS2='' PS0=''
+# swebash's markers go to their own descriptor on the pty, so `exec >file`, `exec 1>&-` or
+# `exec > >(tee log)` (in the rc file or typed) leave the plumbing working
+exec 63>&1
 """
 
 # Function bodies use only `builtin …`, keywords and our own names, never a function or alias
@@ -54,7 +57,7 @@ FUNCS = r"""
 __sb_emit() {
   builtin local LC_ALL=C
   builtin printf '\033]6973;%s;%s;%s;%s;%s\007' "$__sb_nonce" "$__sb_seq" "$__sb_status" \
-    "${#PWD}" "$PWD"
+    "${#PWD}" "$PWD" >&63
   __sb_emitted=1
 }
 __sb_handover() {
@@ -81,8 +84,9 @@ __sb_prompt() {
   fi
   __sb_quiet=0 __sb_emitted=0
   __sb_ready=$'\e]6973;'"$__sb_nonce;$__sb_seq;-2;0;"$'\a'
-  if [[ ${PS1@a} == *r* ]]; then
-    builtin printf '%s' "$__sb_ready"
+  if [[ ${PS1@a} == *r* || ! /proc/self/fd/2 -ef /proc/self/fd/63 ]]; then
+    builtin printf '%s' "$__sb_ready" >&63
+    [[ ${PS1@a} == *r* ]] || PS1=
   else
     PS1=$__sb_ready PS2= PS0=
   fi
@@ -92,6 +96,7 @@ __sb_setstatus() { builtin return "$1"; }
 # Take over what a command did to PROMPT_COMMAND: an assignment that drops __sb_prompt replaces
 # the user's commands, one that keeps it ("x;$PROMPT_COMMAND", +=(x)) adds to them.
 __sb_adopt_pc() {
+  [[ ${PROMPT_COMMAND@a} == *r* ]] && builtin return 0  # bash runs it itself
   builtin local e mentions=0
   builtin local -a fresh; fresh=()
   for e in "${PROMPT_COMMAND[@]}"; do
@@ -110,7 +115,8 @@ __sb_state() {
   (( __sb_live )) && __sb_ps1=${PS1-} __sb_ps2=${PS2-}
   __sb_live=0
   if (( ${#__sb_upc[@]} )); then
-    PS1=$__sb_ps1 PS2=$__sb_ps2 __sb_in_upc=1
+    [[ ${PS1@a}${PS2@a} == *r* ]] || PS1=$__sb_ps1 PS2=$__sb_ps2
+    __sb_in_upc=1
     builtin local __sb_c
     for __sb_c in "${__sb_upc[@]}"; do
       [[ $- == *e* ]] || __sb_setstatus "$__sb_status"  # set -e would end the shell
@@ -127,7 +133,8 @@ __sb_state() {
   {
     builtin printf '%s\0%s\0%s\0%s\0%s\0' "$-" "${#__sb_upc[@]}" "$p1" "$p2" "${PATH-}"
     builtin compgen -A function -A alias
-  } >| "$__sb_dir/prompt" 2>/dev/null
+    builtin printf '\0%s\0' "$__sb_nonce"  # the end: the file is overwritten, not truncated
+  } 1<> "$__sb_dir/prompt" 2>/dev/null  # (truncating costs ~1 ms on some filesystems)
   __sb_ready=$'\e]6973;'"$__sb_nonce;$__sb_seq;-2;0;"$'\a'
   [[ ${PS1@a} == *r* ]] || PS1=$__sb_ready PS2= PS0=
   builtin return 0
@@ -152,8 +159,10 @@ __sb_histok() {
 __sb_pre() {
   __sb_seq=$1 __sb_emitted=0 __sb_kept=0 __sb_cmd= __sb_added=-1
   [[ -n ${2-} ]] && __sb_status=$2  # Ctrl-C at swebash's prompt: $? is 130, as in bash
-  PS1=$__sb_ps1 PS2=$__sb_ps2 __sb_live=1  # the command sees the user's prompt (venv activate)
-  IFS= builtin read -r -d '' __sb_cmd < "$__sb_dir/cmd"
+  # the command sees the user's prompt (venv activate)
+  [[ ${PS1@a}${PS2@a} == *r* ]] || PS1=$__sb_ps1 PS2=$__sb_ps2
+  __sb_live=1
+  IFS= builtin read -r -d '' __sb_cmd < "$__sb_dir/cmd" || :  # (set -e: EOF is not an error)
   __sb_line=$__sb_cmd
   builtin local FUNCNEST=0
   # `fc` replaces its own history entry with the command it runs, as at a bash prompt
@@ -169,7 +178,7 @@ __sb_pre() {
   fi
   __sb_cmd=$'{ __sb_restore "$__sb_last"; } 2>/dev/null\n'$__sb_cmd
   __sb_cmd+=$'\n{ __sb_keep "$_"; } 2>/dev/null'
-  builtin printf '\033]6973;%s;%s;%s;0;\007' "$__sb_nonce" "$__sb_seq" "$__sb_added"
+  builtin printf '\033]6973;%s;%s;%s;0;\007' "$__sb_nonce" "$__sb_seq" "$__sb_added" >&63
   builtin return 0
 }
 __sb_restore() {
@@ -216,6 +225,11 @@ __sb_hidden() {
   [[ $o == *u* ]] && builtin set -u
   [[ $o == *e* ]] && builtin set -e
   __sb_emitted=0
+  if [[ ${PROMPT_COMMAND[0]-} != __sb_prompt ]]; then  # readonly: __sb_prompt never runs
+    __sb_emit
+    __sb_ready=$'\e]6973;'"$__sb_nonce;$__sb_seq;-2;0;"$'\a'
+    builtin printf '%s' "$__sb_ready" >&63
+  fi
   builtin return "$__sb_status"
 }
 __sb_env() { command env -0; }
@@ -240,7 +254,7 @@ __sb_editing() {
   [[ :$SHELLOPTS: == *:vi:* ]] && m=vi
   [[ -z $m ]] && builtin return 0
   builtin set +o "$m"
-  builtin printf '\033]6973;%s;%s;-5;%s;%s\007' "$__sb_nonce" "$__sb_seq" "${#m}" "$m"
+  builtin printf '\033]6973;%s;%s;-5;%s;%s\007' "$__sb_nonce" "$__sb_seq" "${#m}" "$m" >&63
   builtin return 0
 }
 # User DEBUG/ERR/RETURN traps run for the user's commands only, never for swebash's.
@@ -385,6 +399,11 @@ __sb_complete() {
 """
 
 AFTER_RC = r"""
+builtin trap - DEBUG  # a user's DEBUG trap must not see the rest of this file
+[[ $- == *x* ]] && { __sb_xtrace=1; builtin set +x; } 2>/dev/null
+[[ $- == *v* ]] && { __sb_verbose=1; builtin set +v; }
+builtin enable builtin eval read printf local history set shopt unset declare return \
+  trap kill jobs exit compgen mapfile 2>/dev/null
 builtin shopt -q expand_aliases && __sb_aliases=1 || __sb_aliases=0
 builtin shopt -u expand_aliases
 """
@@ -400,6 +419,14 @@ if [[ -o history ]]; then __sb_userhist=1; builtin set +o history; else __sb_use
 builtin unset HISTFILE
 PS1='' PS2='' PS0=''
 builtin export -n PS1 PS2 PS0
+[[ -n ${__sb_traps[DEBUG]-} ]] && builtin trap '__sb_trap DEBUG' DEBUG
+if [[ ${PROMPT_COMMAND@a} == *r* && ${PROMPT_COMMAND[0]-} != __sb_prompt ]]; then
+  # the status marker comes from __sb_post alone; PS1 is the ready marker
+  builtin printf 'swebash: %s\n' >&2 \
+    "PROMPT_COMMAND is readonly (rc file): it runs, but Ctrl-C in a command may show no status"
+  __sb_state
+  __sb_emit
+fi
 """
 
 LOGIN = r"""
