@@ -78,7 +78,8 @@ LISTINGS: dict[str, Listing] = {
                        frozenset({"-n", "--namespace", "--context", "--kubeconfig", "-l",
                                   "--selector", "-o", "--output", "-c", "--container",
                                   "--cluster", "--user", "--tail", "--since"}),
-                       ("secret", "secrets", "--raw", "token")),
+                       ("secret", "secrets", "--raw", "token", "--kubeconfig", "--token",
+                        "--exec")),
     "docker": Listing((*one("ps", "images", "version", "info", "inspect", "logs", "top", "port",
                             "history", "search"),
                        ("stats", "--no-stream"), ("network", "ls"), ("network", "inspect"),
@@ -89,18 +90,20 @@ LISTINGS: dict[str, Listing] = {
                        ("compose", "images"), ("compose", "version")),
                       frozenset({"-H", "--host", "--context", "--config", "-f", "--format",
                                  "--filter"})),
-    "docker-compose": Listing(one("ps", "logs", "config", "images", "ls", "version", "top")),
+    "docker-compose": Listing(one("ps", "logs", "images", "ls", "version", "top")),
     "helm": Listing((*one("list", "ls", "status", "history", "version", "search", "show",
                           "env"), ("repo", "list")),
                     frozenset({"-n", "--namespace", "--kube-context"})),
     "npm": Listing((*one("ls", "list", "view", "info", "outdated", "help", "root", "prefix",
                          "why", "explain", "search", "ll", "la", "fund", "doctor"),
-                    ("config", "list"), ("config", "get"), ("audit",))),
+                    ("config", "list"), ("audit",)), secret_words=("fix", "--fix")),
     "yarn": Listing(one("list", "info", "why", "outdated", "licenses")),
     "pnpm": Listing(one("ls", "list", "why", "outdated", "licenses")),
     "pip": Listing((*one("list", "show", "freeze", "check", "help", "inspect", "debug"),
                     ("index", "versions"), ("config", "list"))),
-    "go": Listing((*one("version", "list", "doc", "help"), ("env",))),
+    "go": Listing((*one("version", "list", "doc", "help"), ("env",)),
+                  secret_words=("-w", "-u", "-export", "-compiled", "-toolexec", "-exec",
+                                "-json=false")),
     "cargo": Listing(one("version", "search", "help", "--list")),
     "rustc": Listing((("--print",),)),
     "conda": Listing((("list",), ("info",), ("env", "list"), ("search",))),
@@ -108,21 +111,23 @@ LISTINGS: dict[str, Listing] = {
                                          "deps", "leaves", "--prefix", "--cellar", "desc",
                                          "uses", "doctor")),
     "apt": Listing((("list",), ("show",), ("search",), ("policy",), ("depends",),
-                    ("rdepends",))),
+                    ("rdepends",)), secret_words=("-o", "-c", "--option", "--config-file")),
     "apt-cache": Listing(one("policy", "show", "search", "depends",
                                               "rdepends", "madison", "showpkg", "stats")),
     "dpkg": Listing(one("-l", "--list", "-L", "--listfiles", "-s", "--status",
                                          "-S", "--search", "--print-architecture",
                                          "--get-selections")),
     "dpkg-query": Listing(one("-l", "-L", "-s", "-S", "-W", "--show")),
-    "rpm": Listing(one("-q", "-qa", "-qi", "-ql", "-qf", "-qR", "--query")),
+    "rpm": Listing(one("-q", "-qa", "-qi", "-ql", "-qf", "-qR", "--query"),
+                   secret_words=("--eval", "-E", "--define", "-D", "--pipe", "--macros",
+                                 "--load", "--rcfile", "--predefine", "--dbpath", "--root")),
     "snap": Listing((("list",), ("info",), ("version",))),
     "flatpak": Listing((("list",), ("info",))),
     "gh": Listing((("pr", "list"), ("pr", "view"), ("pr", "status"), ("pr", "diff"),
                    ("pr", "checks"), ("issue", "list"), ("issue", "view"), ("repo", "view"),
                    ("run", "list"), ("run", "view"), ("release", "list"), ("release", "view"),
                    ("auth", "status")), frozenset({"-R", "--repo"}),
-                  ("--show-token", "-t")),
+                  ("--show-token", "-t", "--web", "-w")),
     "terraform": Listing((("version",), ("validate",), ("providers",), ("fmt", "-check"),
                           ("graph",))),
     "aws": Listing((("--version",), ("sts", "get-caller-identity"), ("s3", "ls")),
@@ -130,7 +135,8 @@ LISTINGS: dict[str, Listing] = {
     "gcloud": Listing((("config", "list"), ("version",), ("info",)),
                       frozenset({"--project", "--format"})),
     "openssl": Listing(one("version", "x509", "rand", "dgst", "verify", "ciphers", "list", "crl",
-                           "asn1parse"), secret_words=("-out", "-keyout")),
+                           "asn1parse"), secret_words=("-out", "-keyout", "-engine", "-provider",
+                                                       "-provider-path", "-passin")),
     "hostnamectl": Listing(((), ("status",))),
     "timedatectl": Listing(((), ("status",), ("show",), ("list-timezones",))),
     "localectl": Listing(((), ("status",), ("list-locales",), ("list-keymaps",))),
@@ -152,7 +158,7 @@ LISTINGS: dict[str, Listing] = {
                                              "hw", "promisc")),
     "pyenv": Listing((("versions",), ("version",), ("which",))),
     "poetry": Listing((("show",), ("check",), ("env", "info"), ("env", "list"), ("version",))),
-    "uv": Listing((("pip", "list"), ("pip", "show"), ("pip", "freeze"), ("tree",),
+    "uv": Listing((("pip", "list"), ("pip", "show"), ("pip", "freeze"),
                    ("python", "list"), ("version",))),
 }
 
@@ -196,6 +202,10 @@ def listing(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
     if len(argv) == 2 and argv[1] in VERSION_FLAGS:
         return
     spec = LISTINGS[name]
+    if any(a in spec.secret_words or a.split("=", 1)[0] in spec.secret_words
+           for a in argv[1:]):
+        f.ask(f"{name}: may print secrets or change state")
+        return
     words: list[str] = []
     i = 1
     while i < len(argv):

@@ -17,7 +17,8 @@ from swebash.safety.paths import expand, secret_reason, within
 OPTION_RULES: dict[str, tuple[tuple[tuple[str, ...], str, bool], ...]] = {
     "sort": ((("-o", "--output"), "writes its output to a file", False),
              (("--compress-program",), "runs a compression program", True)),
-    "tree": ((("-o",), "writes its output to a file", False),),
+    "tree": ((("-o", "-R"), "writes its output to files", False),),
+    "ag": ((("--pager",), "runs the pager it is given", True),),
     "sdiff": ((("-o", "--output"), "writes a merged file", False),),
     "shuf": ((("-o", "--output"), "writes its output to a file", False),),
     "iconv": ((("-o", "--output"), "writes its output to a file", False),),
@@ -39,7 +40,7 @@ OPTION_RULES: dict[str, tuple[tuple[tuple[str, ...], str, bool], ...]] = {
     "cloc": ((("--report-file", "--out", "--sql", "--write-lang-def", "--to"),
               "writes a report file", False),),
     "scc": ((("-o", "--output"), "writes a report file", False),),
-    "rg": ((("--pre",), "runs a preprocessor command", True),),
+    "rg": ((("--pre", "--hostname-bin"), "runs a command it is given", True),),
     "ps": (),
     "hostname": ((("-F", "--file", "-b", "--boot"), "sets the host name", False),),
 }
@@ -51,7 +52,7 @@ SHORT_VALUES = {"sort": "kotSTy", "tree": "oLPIH", "sdiff": "ow", "shuf": "oinr"
 
 
 def option_rules(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    if name == "rg":
+    if name in ("rg", "ag"):
         recursive_search(f, name, argv, dyn, depth)
     rules = OPTION_RULES.get(name, ())
     values = SHORT_VALUES.get(name, "")
@@ -267,6 +268,10 @@ def tar(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) ->
                                             "--rsh-command", "--index-file")]
     if runs or "I" in letters or "F" in letters:
         f.ask("tar: runs a program given as an option", True)
+    archive = next((words[k + 1] for k, w in enumerate(words[:-1]) if w in ("-f", "--file")
+                    or (w.startswith("-") and not w.startswith("--") and w.endswith("f"))), "")
+    if ":" in archive.split("/", 1)[0] and "--force-local" not in words:
+        f.ask("tar: a host:file archive is reached through a remote shell", True)
     listing = ("t" in letters or "d" in letters or any(
         long_option(w, "--list", "--diff", "--compare") for w in longs))
     if not listing or letters & set("cxruA") or any(
@@ -281,7 +286,13 @@ def unzip(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) 
         f.ask(f"{name}: extracts files")
 
 
+JQ_READS = re.compile(r"\b(load(_str|_xml|_props|_base64|_file)?|include|import|"
+                      r"input_filename|\$__prog_args)\b")
+
+
 def jq(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    if any(JQ_READS.search(a) for a in argv[1:] if not a.startswith("-")):
+        f.ask(f"{name}: the filter loads other files")
     for i, arg in enumerate(argv[:-2]):
         if arg in ("--rawfile", "--slurpfile"):
             read_path(f, argv[i + 2])

@@ -57,7 +57,7 @@ RULES: dict[str, Rule] = {
     "sysctl": rules_commands.sysctl,
     "curl": net.curl, "wget": net.wget, "xxd": programs_text.xxd,
     "grep": programs_text.recursive_search, "egrep": programs_text.recursive_search,
-    "fgrep": programs_text.recursive_search, "ag": programs_text.recursive_search,
+    "fgrep": programs_text.recursive_search,
 }
 RULES.update({name: programs_text.option_rules for name in programs_text.OPTION_RULES
               if name not in RULES})

@@ -69,6 +69,9 @@ def git(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) ->
         if ":" in arg and not arg.startswith("-") and "://" not in arg:
             read_path(f, arg.split(":", 1)[1] or ".")
     opts = flags(rest)
+    if any(a.startswith(("ext::", "fd::")) or "::" in a.split("/", 1)[0] for a in rest):
+        f.ask(f"git {sub}: a remote helper address runs a command (ext::)", True)
+        return
     if any(long_option(a, *GIT_RUNS) or re.fullmatch(r"-O.*", a) for a in rest):
         f.ask(f"git {sub}: option can run commands or write files", True)
         return

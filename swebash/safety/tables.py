@@ -51,9 +51,9 @@ READ_ONLY = frozenset({
     "sensors", "lsmod", "modinfo", "lsns", "ipcs",
     "zdiff", "diffstat", "wdiff", "vdir", "dir",
     "nm", "objdump", "readelf", "size", "c++filt",
-    "sha1", "md5", "shasum", "fc-list", "identify", "pdfinfo", "ffprobe",
-    "mediainfo", "rg", "lsb_release", "nvidia-smi", "zipinfo", "dircolors", "bc",
-    "sw_vers", "blkid", "info",
+    "sha1", "md5", "shasum", "fc-list", "pdfinfo",
+    "mediainfo", "rg", "lsb_release", "zipinfo", "dircolors", "bc",
+    "sw_vers", "blkid",
     "uuidgen", "sort", "getent",
 })
 # Print what they read: a path computed at run time (`$HOME/…`, `$(…)`, `{}`) makes them ask.

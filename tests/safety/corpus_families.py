@@ -298,6 +298,10 @@ FAMILY_DANGEROUS = [
     "dircolors ~/.ssh/id_rsa",
     "date -f ~/.ssh/id_rsa",
     "xargs -I{} sh -c '{}'",
+    "git ls-remote 'ext::sh -c touch% p'",
+    "tar -tf evil:archive.tar",
+    "rg --hostname-bin=id foo",
+    "ag --pager 'sh -c id' foo",
 ]
 
 FAMILY_NEVER_ALLOW = [
@@ -314,6 +318,15 @@ FAMILY_NEVER_ALLOW = [
     "ls\x85rm -rf x",
     "echo `echo \\`touch p\\``",
     "find . -name '*.py' -exec sh -c '{}' \\;",
+    "rpm -q --eval '%(id)' bash",
+    "go env -w GOFLAGS=-x",
+    "tree -R -H x",
+    "npm config get //x/:_authToken",
+    "kubectl get pods --kubeconfig evil",
+    "gh pr view 1 --web",
+    "uv tree",
+    "docker-compose config",
+    "yq -n 'load(\"x\")'",
     # "read-only" programs that write
     "sed -n '/a/,/b/w out' file",
     "sed 's/a/b/w out' file",
@@ -492,6 +505,8 @@ FAMILY_READ_ONLY = [
     "hostname",
     "date -u",
     "date +%s",
+    "git ls-remote origin",
+    "go env GOPATH",
     "echo $((1+2))",
     "for i in $(seq 3); do echo $i; done",
     "x=1; echo $x",
