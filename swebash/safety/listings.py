@@ -168,7 +168,13 @@ DESTROY_WORDS = frozenset({"delete", "del", "rm", "rmi", "remove", "destroy", "p
                            "uninstall", "purge", "drop", "flushall", "flushdb", "unpublish",
                            "terminate", "kill", "wipe", "erase", "truncate", "deregister",
                            "revoke", "reset", "deprovision", "decommission", "nuke",
-                           "dropdb", "teardown", "down", "deluser", "userdel"})
+                           "dropdb", "teardown", "down", "deluser", "userdel", "rb", "yank",
+                           "deprecate", "autoremove", "flush", "evict"})
+# tools that act on live infrastructure: anything but their read-only forms is irreversible
+LIVE = frozenset({"kubectl", "helm", "terraform", "tofu", "pulumi", "aws", "gcloud", "az",
+                  "gsutil", "doctl", "flyctl", "heroku", "vercel", "netlify", "eksctl", "oc",
+                  "nomad", "consul", "vault", "ansible-playbook", "ansible", "docker",
+                  "podman", "systemctl", "service", "gh", "glab", "firebase", "supabase"})
 SQL_DESTROY = re.compile(r"(drop|delete|truncate|alter|update|grant|revoke|remove|flush)",
                          re.I)
 DB_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "mongo", "mongosh", "redis-cli",
@@ -223,6 +229,9 @@ def listing(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
     for read in spec.reads:
         if tuple(w for w in words if not w.startswith("-") or w in read)[:len(read)] == read:
             return
+    if name in LIVE and name not in ("docker", "podman", "gh"):
+        f.ask(f"{name}: changes live infrastructure", True)
+        return
     f.ask(f"{name}: not known to be read-only")
 
 
@@ -237,5 +246,9 @@ def unknown(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
                                             "deno", "bun", "poetry", "conda", "gcloud",
                                             "hugo", "buf", "istioctl", "kind", "minikube"):
             return
-    if not destroys(f, name, argv):
+    if destroys(f, name, argv):
+        return
+    if name in LIVE:
+        f.ask(f"{name}: changes live infrastructure", True)
+    else:
         f.ask(f"{name}: not known to be read-only")

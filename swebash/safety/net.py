@@ -94,7 +94,7 @@ def curl(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -
 
 def curl_value(f: Findings, name: str, option: str, value: str) -> None:
     if option in ("-X", "--request") and value.upper() not in ("GET", "HEAD"):
-        f.ask(f"{name}: makes a {value[:10]} request")
+        f.ask(f"{name}: makes a {value[:10]} request", value.upper() == "DELETE")
     elif option in ("-w", "--write-out") and ("%output" in value or value.startswith("@")):
         f.ask(f"{name}: --write-out writes or reads a file")
     elif option in ("-u", "--user", "-H", "--header") and "@" in value[:1]:
@@ -170,6 +170,8 @@ def wget(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -
 
 
 def transfer(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    if name in ("http", "https", "xh", "curlie") and any(a.upper() == "DELETE" for a in argv):
+        f.ask(f"{name}: makes a DELETE request", True)
     f.ask(f"{name}: connects to another machine", name in ("nc", "ncat", "netcat", "socat",
                                                            "telnet", "scp", "sftp", "ftp",
                                                            "rsync", "tftp", "smbclient"))

@@ -54,7 +54,7 @@ RULES: dict[str, Rule] = {
     "pkill": rules_commands.kill, "killall": rules_commands.kill,
     "killall5": rules_commands.kill, "systemctl": rules_commands.systemctl,
     "source": rules_commands.source, ".": rules_commands.source,
-    "sysctl": rules_commands.sysctl,
+    "sysctl": rules_commands.sysctl, "service": rules_commands.systemctl,
     "curl": net.curl, "wget": net.wget, "xxd": programs_text.xxd,
     "grep": programs_text.recursive_search, "egrep": programs_text.recursive_search,
     "fgrep": programs_text.recursive_search,

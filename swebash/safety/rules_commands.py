@@ -97,6 +97,9 @@ def git(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) ->
         f.ask("git worktree: deletes a working tree", True)
     elif sub == "stash" and rest[:1] in (["drop"], ["clear"], ["pop"]):
         f.ask("git stash: deletes stashed work", True)
+    elif sub == "rebase" or (sub == "commit" and "--amend" in rest) or (
+            sub == "remote" and rest[:1] in (["remove"], ["rm"], ["set-url"], ["rename"])):
+        f.ask(f"git {sub}: rewrites history or where it is sent", True)
     elif sub in ("filter-branch", "filter-repo", "update-ref", "gc", "prune", "rm") or (
             sub == "reflog" and rest[:1] in (["expire"], ["delete"])):
         f.ask(f"git {sub}: rewrites, prunes or deletes", True)
@@ -149,6 +152,8 @@ def simple_write(f: Findings, name: str, argv: list[str], dyn: list[bool], depth
         {"-f", "--force"} & flags(argv[1:])))
     for target in (targets[-1:] if name in ("cp", "mv", "ln", "install") else targets):
         write_target(f, target, name, overwrite_is_dangerous=overwrite)
+    if name == "mv" and targets[-1:] == ["/dev/null"]:
+        f.ask("mv: moves files into /dev/null (destroys them)", True)
     if name == "mv":
         for source in targets[:-1]:
             write_target(f, source, name, overwrite_is_dangerous=False)
@@ -198,13 +203,14 @@ def power(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) 
 
 
 def systemctl(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    sub = next(iter(positional(argv[1:])), "status")
+    words = positional(argv[1:])
+    sub = (words[1:2] or ["status"])[0] if name == "service" else next(iter(words), "status")
     if sub in ("poweroff", "reboot", "halt", "kexec", "suspend", "hibernate"):
         power(f, name, argv, dyn, depth)
     elif not (sub in ("status", "show", "cat", "is-active", "is-enabled", "is-failed",
                       "is-system-running", "get-default", "show-environment")
               or sub.startswith("list-")):
-        f.ask(f"systemctl {sub}: changes system services",
+        f.ask(f"{name} {sub}: changes system services",
               sub in ("stop", "disable", "mask", "kill", "isolate", "rescue", "emergency"))
 
 

@@ -40,7 +40,7 @@ def sed(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) ->
             files_from_script = True
         elif long_option(arg, "--in-place") or (re.fullmatch(r"-[a-zA-Z]*i.*", arg)
                                                 and not arg.startswith("--")):
-            f.ask("sed: edits files in place")
+            f.ask("sed: rewrites files in place", True)
         elif arg.startswith("-") and not re.fullmatch(
                 r"-[nErsuzl0-9]+|--(quiet|silent|regexp-extended|separate|unbuffered|"
                 r"null-data|posix|debug|sandbox|line-length=\d+|follow-symlinks)", arg):
