@@ -192,18 +192,19 @@ class Walker:
                 continue
             if argv and runs_stdin_as_code(argv) and child.type == "file_redirect" and any(
                     c.type == "process_substitution" for c in child.named_children):
-                self.f.ask(f"runs code produced by another command ({argv[0]})", True)
+                self.f.ask(f"runs code produced by another command ({base(argv[0])})", True)
             if child.type == "herestring_redirect" and argv and (
                     base(argv[0]) in SHELLS or base(argv[0]) in INTERPRETERS):
-                self.f.ask(f"feeds a string to an interpreter as code ({argv[0]})", True)
+                self.f.ask(f"feeds a string to an interpreter as code ({base(argv[0])})", True)
             if child.type == "heredoc_redirect":
                 self.heredoc(child, argv)
             else:
-                self.redirect(child, argv[0] if argv else "")
+                self.redirect(child, base(argv[0]) if argv else "")
 
     def heredoc(self, node: Any, argv: list[str] | None = None) -> None:
-        if argv and (argv[0] in SHELLS or argv[0] in INTERPRETERS or argv[0] in STDIN_RUNNERS):
-            self.f.ask(f"feeds a here-document to an interpreter ({argv[0]})", dangerous=True)
+        name = base(argv[0]) if argv else ""
+        if name in SHELLS or name in INTERPRETERS or name in STDIN_RUNNERS:
+            self.f.ask(f"feeds a here-document to an interpreter ({name})", dangerous=True)
         for child in node.named_children:  # `cat <<EOF | sh`: the pipeline hangs off here
             if child.type == "heredoc_start" and not HEREDOC_DELIMITER.fullmatch(text(child)):
                 self.f.ask("a here-document delimiter the parser may read differently from "

@@ -106,7 +106,7 @@ def judge(f: Findings, argv: list[str], dynamic: list[bool], depth: int) -> None
             return  # a function defined in this command: its body was judged
         peeled = peel(f, name, argv, dynamic, depth)
         if peeled is None:
-            index = f.record([name, *argv[1:]])
+            index = f.record(list(argv))  # as written: an allow rule for `make` is not `./make`
             before = f.asks
             f.window += 1
             try:

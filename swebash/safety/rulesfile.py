@@ -36,6 +36,8 @@ Decision = Literal["allow", "ask", "deny"]
 DECISIONS: tuple[Decision, ...] = ("allow", "ask", "deny")
 KEYS = frozenset({"prefix", "decision", "project", "match", "not_match", "comment"})
 MAX_PREFIX_WORDS = 3
+SYSTEM_BIN = frozenset({"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin",
+                        "/usr/local/sbin"})
 
 
 @dataclass(frozen=True)
@@ -50,8 +52,23 @@ class Rule:
             return False
         if len(argv) < len(self.prefix) or not argv:
             return False
-        return base(argv[0]) == base(self.prefix[0]) and \
+        return self.program_matches(argv[0], cwd) and \
             list(argv[1:len(self.prefix)]) == list(self.prefix[1:])
+
+    def program_matches(self, program: str, cwd: str) -> bool:
+        """deny/ask match the program however it is spelled (`/bin/rm` is `rm`); allow is
+        strict: `make` allows the `make` on PATH, not `./make`, and `./run.sh` allows only
+        that file."""
+        want = self.prefix[0]
+        if self.decision != "allow":
+            return base(program) == base(want)
+        if "/" in want:
+            here = os.path.normpath(os.path.join(cwd, os.path.expanduser(program)))
+            there = os.path.normpath(os.path.join(self.project or cwd,
+                                                  os.path.expanduser(want)))
+            return here == there
+        return program == want or (os.path.dirname(program) in SYSTEM_BIN
+                                   and os.path.basename(program) == want)
 
     def describe(self) -> str:
         scope = f" (project {self.project})" if self.project else ""

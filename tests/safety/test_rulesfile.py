@@ -213,3 +213,18 @@ def test_ai_rules_lists_and_removes(rules_file: Path) -> None:
     assert ai("ai rules rm 3").stdout.startswith("removed rule 3")
     assert "cargo" not in rules_file.read_text()
     assert ai("ai rules rm 9").returncode == 1
+
+
+def test_allow_matches_the_program_as_written_deny_however_spelled(
+        rules_file: Path, hermetic_env: Path, work: Path) -> None:
+    rules_file.write_text('[[rule]]\nprefix = ["make", "test"]\ndecision = "allow"\n\n'
+                          '[[rule]]\nprefix = ["./run.sh"]\ndecision = "allow"\n\n'
+                          '[[rule]]\nprefix = ["terraform"]\ndecision = "deny"\n')
+    gate = gate_for(rules_file, hermetic_env)
+    cwd = str(work)
+    assert gate.check_command("make test", cwd).decision == "allow"
+    assert gate.check_command("/usr/bin/make test", cwd).decision == "allow"
+    assert gate.check_command("./make test", cwd).decision == "ask"
+    assert gate.check_command("./run.sh --fast", cwd).decision == "allow"
+    assert gate.check_command("/tmp/x/run.sh", cwd).decision == "ask"
+    assert gate.check_command("/opt/bin/terraform plan", cwd).decision == "deny"
