@@ -7,6 +7,7 @@ them (``-K``, ``--variable @file``, ``--url-query @file``)."""
 from __future__ import annotations
 
 from swebash.safety.model import Findings, long_option
+from swebash.safety.rules_commands import local_command
 
 # curl options that only shape a GET printed to stdout; value-taking ones listed separately
 CURL_FLAGS = set("sSLfIikv4v6#NGgjlqZ") | {"-6"}
@@ -170,6 +171,8 @@ def wget(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -
 
 
 def transfer(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    if name in ("scp", "sftp", "rsync") and local_command(argv):
+        f.ask(f"{name}: an option runs a local command", True)
     if name in ("http", "https", "xh", "curlie") and any(a.upper() == "DELETE" for a in argv):
         f.ask(f"{name}: makes a DELETE request", True)
     f.ask(f"{name}: connects to another machine", name in ("nc", "ncat", "netcat", "socat",

@@ -278,9 +278,22 @@ SSH_VALUES = frozenset({"-i", "-p", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-
                         "-e", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-I"})
 
 
+LOCAL_COMMAND = re.compile(r"(?i)(proxycommand|localcommand|permitlocalcommand|"
+                           r"knownhostscommand|remotecommand|proxyusefdpass|match\s+exec)")
+
+
+def local_command(argv: list[str]) -> bool:
+    """ssh/scp/sftp ``-o ProxyCommand=…``, ``-F config`` (which may hold one), rsync ``-e``."""
+    return any(LOCAL_COMMAND.search(a) for a in argv[1:]) or any(
+        a in ("-F", "-e", "--rsh", "-S") or a.startswith(("--rsh=", "-F", "--rsync-path"))
+        for a in argv[1:])
+
+
 def ssh(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     """The words after the host are a command the remote shell runs: judged like local ones."""
     f.ask(f"{name}: connects to another machine", bool({"-R", "-L", "-D", "-w"} & set(argv)))
+    if local_command(argv):
+        f.ask(f"{name}: an option runs a local command (ProxyCommand…)", True)
     i, host = 1, None
     while i < len(argv):
         if argv[i] in SSH_VALUES:

@@ -325,6 +325,10 @@ FAMILY_DANGEROUS = [
     "ip route flush table main",
     "docker compose down -v",
     "rsync -a --delete src/ dst/",
+    "ssh -o ProxyCommand='sh -c id' host",
+    "ssh -oProxyCommand=id host",
+    "scp -o ProxyCommand=id a host:",
+    "rsync -e 'sh -c id' a host:",
 ]
 
 FAMILY_NEVER_ALLOW = [
