@@ -106,7 +106,7 @@ class IdleOutput:
                     write_all(out, data)
                     if died is not None or time.monotonic() > deadline:
                         break
-                    more = self.session.read_idle(budget=0.005)
+                    more = self.session.read_idle(budget=0.001)
                     if more:
                         self.pending += more
             except ShellDied as exc:
