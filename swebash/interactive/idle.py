@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import termios
 import time
+from typing import Any
 
 from prompt_toolkit.application import get_app, run_in_terminal
 
@@ -100,6 +102,9 @@ class IdleOutput:
         def flush() -> None:
             out = self.session.stdout_fd
             deadline = time.monotonic() + SLICE
+            # the pty already turned \n into \r\n: no second pass through the terminal's
+            # output processing (it halves what the kernel does per byte)
+            saved = _output_raw(out)
             try:
                 while self.pending:
                     data, self.pending = bytes(self.pending), bytearray()
@@ -117,6 +122,7 @@ class IdleOutput:
                 return
             finally:
                 self.flushing = False
+                _output_restore(out, saved)
             if died is not None:
                 _end(died)
             else:
@@ -125,6 +131,23 @@ class IdleOutput:
                     self._show_then(None)
 
         run_in_terminal(flush)
+
+
+def _output_raw(fd: int) -> list[Any] | None:
+    try:
+        saved: list[Any] = termios.tcgetattr(fd)
+        raw = list(saved)
+        raw[1] &= ~termios.OPOST
+        termios.tcsetattr(fd, termios.TCSANOW, raw)
+    except termios.error:
+        return None
+    return saved
+
+
+def _output_restore(fd: int, saved: list[Any] | None) -> None:
+    if saved is not None:
+        with contextlib.suppress(termios.error):
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
 
 
 def _end(died: ShellDied) -> None:
