@@ -16,13 +16,14 @@ from __future__ import annotations
 import re
 
 from swebash.safety.model import Findings, Rule, positional
-from swebash.safety.tables import HIJACK_VARS
+from swebash.safety.tables import HIJACK_VARS, SAFE_VALUE
 
 EXPANDS = re.compile(r"[$`]")
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-def assigned_name(f: Findings, who: str, name: str, dynamic: bool) -> None:
+def assigned_name(f: Findings, who: str, name: str, dynamic: bool,
+                  value: str | None = None) -> None:
     """A builtin is about to assign the variable ``name`` (printf -v, read, mapfile, …)."""
     if dynamic:
         f.ask(f"{who}: assigns a variable whose name is known only at run time", True)
@@ -32,7 +33,8 @@ def assigned_name(f: Findings, who: str, name: str, dynamic: bool) -> None:
         subscript = name.split("=", 1)[0]
         if EXPANDS.search(subscript) or not re.fullmatch(r"[\w]+\[[\w@*]*\]", subscript):
             f.ask(f"{who}: a subscript in a variable name runs as arithmetic", True)
-    if HIJACK_VARS.match(bare):
+    if HIJACK_VARS.match(bare) and not (value is not None
+                                        and SAFE_VALUE.fullmatch(f"{bare}={value}")):
         f.ask(f"{who}: sets {bare}, which changes how programs run", True)
 
 
@@ -120,7 +122,7 @@ def declare(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
             f.ask(f"{name}: a variable name known only at run time", True)
             continue
         if eq or "[" in target:  # `export PATH` alone changes nothing
-            assigned_name(f, name, target, False)
+            assigned_name(f, name, target, False, None if d else value)
         if eq and (d or EXPANDS.search(value)):
             f.tainted = True
         if "-i" in options and eq and not re.fullmatch(r"[\w+\-*/ ]*", value):

@@ -256,14 +256,10 @@ class Walker:
         if name_node is not None and name_node.type == "subscript":
             self.f.evaluates.append("subscript")
             name = name.split("[", 1)[0]
-        if prefix:
-            check_env_name(self.f, name, text(node))
-        elif HIJACK_VARS.match(name):
-            self.f.ask(f"sets {name}, which changes how programs run", dangerous=True)
-        if value is not None:
-            word = word_of(value)
-            if word.dynamic or builtins.EXPANDS.search(word.text):
-                self.f.tainted = True
+        word = word_of(value) if value is not None else Word("", False, "")
+        check_env_name(self.f, name, None if word.dynamic else word.text, prefix=prefix)
+        if word.dynamic or builtins.EXPANDS.search(word.text):
+            self.f.tainted = True
         self.visit_substitutions(node)
 
     def declaration(self, node: Any) -> None:

@@ -115,5 +115,13 @@ SAFE_ENV = re.compile(
     r"NODE_ENV|SOURCE_DATE_EPOCH|LC_ALL|BLOCK_SIZE|BLOCKSIZE|DF_BLOCK_SIZE|"
     r"DU_BLOCK_SIZE|LS_BLOCK_SIZE|QUOTING_STYLE|TABSIZE)$")
 
+# Harmless values of otherwise dangerous variables (`PAGER=cat git log`).
+SAFE_VALUE = re.compile(
+    r"((GIT_|SYSTEMD_|BAT_|DELTA_)?PAGER|MANPAGER)=(cat|less( -[A-Za-z]+)?|more|)|"
+    r"GIT_TERMINAL_PROMPT=[01]|GIT_OPTIONAL_LOCKS=[01]|GIT_FLUSH=[01]|GIT_TRACE\w*=[01]|"
+    r"GIT_(AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)=[^$`]*|GIT_ASKPASS=(true|echo|)|"
+    r"PYTHON(DONTWRITEBYTECODE|UNBUFFERED|IOENCODING|HASHSEED|UTF8|WARNINGS|FAULTHANDLER)="
+    r"[\w:.-]*|EDITOR=(true|cat|:)|GIT_EDITOR=(true|cat|:)|LESS=-?[A-Za-z]*")
+
 SECRET_DUMPERS = re.compile(r"^(security|secret-tool|pass|gopass|op|bw|lpass|keyring|vault|"
                             r"aws-vault|gpg-agent|ssh-add|kwallet-query)$")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from swebash.safety.checks import read_path
 from swebash.safety.model import Findings, show
-from swebash.safety.tables import HIJACK_VARS, SAFE_ENV, SHELLS
+from swebash.safety.tables import HIJACK_VARS, SAFE_ENV, SAFE_VALUE, SHELLS
 
 Argv = tuple[list[str], list[bool]]
 DONE: Argv = ([], [])
@@ -173,7 +173,7 @@ class Peeler:
                     continue
                 i = self.short(i)
             elif spec.assignments and "=" in arg and not dyn[i]:
-                check_env_name(self.f, arg.split("=", 1)[0], arg)
+                check_env_name(self.f, *arg.split("=", 1))
                 i += 1
             else:
                 break
@@ -339,10 +339,15 @@ def match_long(head: str, names: tuple[str, ...]) -> str | None:
     return hits.pop() if len(hits) == 1 else None
 
 
-def check_env_name(f: Findings, name: str, shown: str) -> None:
+def check_env_name(f: Findings, name: str, value: str | None, *, prefix: bool = True) -> None:
+    """``NAME=value`` in front of a program (``prefix``) or as a statement. A variable that
+    changes which program runs is dangerous unless set to a harmless value (``PAGER=cat``);
+    in front of a program any variable not known to be harmless asks."""
+    if SAFE_ENV.match(name) or (value is not None and SAFE_VALUE.fullmatch(f"{name}={value}")):
+        return
     if HIJACK_VARS.match(name):
         f.ask(f"sets {name}, which changes how programs run", dangerous=True)
-    elif not SAFE_ENV.match(name):
+    elif prefix:
         f.ask(f"sets {name} for a program (its effect is not modelled)")
 
 

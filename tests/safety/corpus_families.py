@@ -329,6 +329,10 @@ FAMILY_DANGEROUS = [
     "ssh -oProxyCommand=id host",
     "scp -o ProxyCommand=id a host:",
     "rsync -e 'sh -c id' a host:",
+    "PAGER='sh -c id' git log",
+    "LESS='+!id' less f",
+    "export PAGER='touch p'; git log",
+    "PYTHONPATH=. python3 --version",
 ]
 
 FAMILY_NEVER_ALLOW = [
@@ -532,6 +536,12 @@ FAMILY_READ_ONLY = [
     "hostname",
     "date -u",
     "date +%s",
+    "PAGER=cat git log -5",
+    "GIT_PAGER= git log -5",
+    "GIT_TERMINAL_PROMPT=0 git ls-remote origin",
+    "PYTHONUNBUFFERED=1 python3 --version",
+    "export PAGER=cat; git log -1",
+    "LESS=-R less README.md",
     "git ls-remote origin",
     "go env GOPATH",
     "echo $((1+2))",
