@@ -46,6 +46,8 @@ LEAVES = frozenset({"word", "string", "raw_string", "ansi_c_string", "concatenat
                     "string_content", "variable_name", "heredoc_body", "heredoc_start",
                     "heredoc_end", "regex", "extglob_pattern", "special_variable_name",
                     "test_operator", "file_descriptor", "heredoc_content", "command_name"})
+STD_STREAMS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1",
+                         "/dev/fd/2"})
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 HEREDOC_PARTS = ("heredoc_start", "heredoc_body", "heredoc_end")
 # programs that run what they read on stdin as commands (besides shells and interpreters)
@@ -242,7 +244,7 @@ class Walker:
         if op in WRITE_OPS:
             if word.dynamic:
                 self.f.ask("writes to a file named only at run time", dangerous=True)
-            elif word.text != "/dev/null":
+            elif word.text not in STD_STREAMS:
                 self.f.ask(f"redirect writes {word.text[:60]}")
                 checks.write_target(self.f, word.text, "redirect",
                                     overwrite_is_dangerous=op in (">", ">|", "&>", ">&"))

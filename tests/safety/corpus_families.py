@@ -542,6 +542,7 @@ FAMILY_READ_ONLY = [
     "PYTHONUNBUFFERED=1 python3 --version",
     "export PAGER=cat; git log -1",
     "LESS=-R less README.md",
+    "echo oops > /dev/stderr",
     "git ls-remote origin",
     "go env GOPATH",
     "echo $((1+2))",
