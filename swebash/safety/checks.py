@@ -54,15 +54,24 @@ def globbed(f: Findings, path: str, cwd: str) -> list[str]:
 
 def write_target(f: Findings, path: str, what: str, *, overwrite_is_dangerous: bool = True
                  ) -> None:
-    verdict = check_path(path, f.cwd, f.home, write=True)
-    if verdict.decision == "deny":
-        f.deny(verdict.reasons[0])
-        return
-    if overwrite_is_dangerous and os.path.isfile(expand(path, f.cwd, f.home)):
-        f.ask(f"{what}: overwrites an existing file ({path})", dangerous=True)
-    if verdict.dangerous:
-        for reason in verdict.reasons:
-            f.ask(reason, dangerous=True)
+    """Judge writing ``path`` from every directory the command may be in by then."""
+    cwds = f.cwds
+    if cwds is None:
+        if not (os.path.isabs(path) or path.startswith("~")):
+            f.ask(f"{what}: writes {path[:40]} in a directory known only at run time", True)
+            return
+        cwds = [f.cwd]
+    for cwd in dict.fromkeys(cwds):
+        verdict = check_path(path, cwd, f.home, write=True)
+        if verdict.decision == "deny":
+            f.deny(verdict.reasons[0])
+            return
+        if overwrite_is_dangerous and os.path.isfile(expand(path, cwd, f.home)):
+            f.ask(f"{what}: overwrites an existing file ({path[:40]})", dangerous=True)
+        if verdict.dangerous:
+            for reason in verdict.reasons:
+                f.ask(reason if cwd == f.cwd else reason.replace(path, f"{path} in {cwd}", 1),
+                      dangerous=True)
 
 
 def read_args(f: Findings, name: str, args: Sequence[str], dynamic: Sequence[bool],

@@ -333,6 +333,9 @@ FAMILY_DANGEROUS = [
     "LESS='+!id' less f",
     "export PAGER='touch p'; git log",
     "PYTHONPATH=. python3 --version",
+    "cd /etc && echo x > passwd",
+    "cd ~ && echo x >> .bashrc",
+    "cd \"$D\" && echo x > .bashrc",
 ]
 
 FAMILY_NEVER_ALLOW = [
