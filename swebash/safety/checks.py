@@ -70,8 +70,7 @@ def write_target(f: Findings, path: str, what: str, *, overwrite_is_dangerous: b
             f.ask(f"{what}: overwrites an existing file ({path[:40]})", dangerous=True)
         if verdict.dangerous:
             for reason in verdict.reasons:
-                f.ask(reason if cwd == f.cwd else reason.replace(path, f"{path} in {cwd}", 1),
-                      dangerous=True)
+                f.ask(reason if cwd == f.cwd else f"{reason} (after a cd)", dangerous=True)
 
 
 def read_args(f: Findings, name: str, args: Sequence[str], dynamic: Sequence[bool],
