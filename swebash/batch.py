@@ -94,14 +94,14 @@ def run_file(path: str, args: list[str], *, login: bool, closed_fds: tuple[int, 
 
 class PipedRunner:
     def __init__(self, *, login: bool, yes: bool, yes_dangerous: bool,
-                 continue_last: bool = False) -> None:
+                 continue_last: bool = False, args: list[str] | None = None) -> None:
         self.yes = yes
         self.yes_dangerous = yes_dangerous
         self.continue_last = continue_last
         self.ai: PlainAiHost | None = None  # one conversation and MCP set for the whole input
         self.nonce = secrets.token_hex(8)
         self.sync_read, self.sync_fd = os.pipe()  # bash keeps the write end, same number
-        self.proc = subprocess.Popen(["bash", *(["-l"] if login else []), "-s"],
+        self.proc = subprocess.Popen(["bash", *(["-l"] if login else []), "-s", *(args or [])],
                                      executable=bash_path(), stdin=subprocess.PIPE,
                                      pass_fds=(self.sync_fd,))
         os.close(self.sync_fd)
@@ -197,6 +197,7 @@ class PipedRunner:
 
 
 def run_piped(*, login: bool, yes: bool, yes_dangerous: bool,
-              continue_last: bool = False) -> int:
+              continue_last: bool = False, args: list[str] | None = None) -> int:
+    """``-s ARGS``: the lines see ``$1 $2 …`` as with ``bash -s ARGS``."""
     return PipedRunner(login=login, yes=yes, yes_dangerous=yes_dangerous,
-                       continue_last=continue_last).run()
+                       continue_last=continue_last, args=args or []).run()

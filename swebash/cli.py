@@ -185,7 +185,7 @@ def dispatch(opts: Options) -> int:
     if not opts.interactive and (opts.stdin or not os.isatty(0)):
         return batch.run_piped(login=opts.login, yes=opts.yes,
                                yes_dangerous=opts.yes_dangerous,
-                               continue_last=opts.continue_last)
+                               continue_last=opts.continue_last, args=opts.args)
     return interactive(opts)
 
 

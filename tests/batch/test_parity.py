@@ -108,3 +108,11 @@ def test_importing_the_shell_loads_no_ai_sdk() -> None:
             "if m in sys.modules))")
     out, _, _ = run([sys.executable, "-c", code])
     assert out.strip() == "[]"
+
+
+def test_s_with_arguments_sets_positional_parameters_like_bash(tmp_path: Path) -> None:
+    script = 'echo "$#:$1 $2"\n'
+    ours = run([SWEBASH, "-s", "A", "B"], stdin=script, cwd=tmp_path)
+    theirs = run(["bash", "-s", "A", "B"], stdin=script, cwd=tmp_path)
+    assert ours == theirs
+    assert "2:A B" in str(ours)
