@@ -19,7 +19,8 @@ from typing import Any, Literal
 from swebash.safety.paths import expand
 
 MAX_DEPTH = 8  # nested `bash -c` / eval strings
-BUDGET_SECONDS = 0.5  # a classification that takes longer fails closed
+BUDGET_SECONDS = 0.5
+MAX_REASON = 100  # a classification that takes longer fails closed
 
 
 class OverBudget(Exception):
@@ -89,7 +90,10 @@ class Findings:
         return len(self.commands) - 1
 
     def note(self, reason: str, dangerous: bool) -> None:
-        """Dangerous reasons lead, so the first reason shown is the one that matters."""
+        """Dangerous reasons lead, so the first reason shown is the one that matters; a reason
+        is one short line whatever path or word it quotes."""
+        if len(reason) > MAX_REASON:
+            reason = reason[: MAX_REASON - 1] + "…"
         self.asks += 1
         if self.window == 0:
             self.loose += 1
