@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import math
 import os
 import threading
@@ -67,6 +68,7 @@ class McpServer:
         self.tools: list[RemoteTool] = []
         self.reported = False  # the failure line was shown once already
         self.crashed = False  # it exited after it was ready: the next question restarts it
+        self.log_path = ""  # where a stdio server's stderr goes
         self._client: Client | None = None
         self._task: asyncio.Task[None] | None = None
         self._scope: CancelScope | None = None  # the owning task's; cancel() is thread-local
@@ -79,6 +81,7 @@ class McpServer:
         """Start connecting in the background (call on the AI loop)."""
         if self.state not in ("idle", "failed", "stopped"):
             return
+        route_sdk_logging(self.log_dir)
         self.state, self.error, self.tools, self.reported = "starting", "", [], False
         self.crashed = False
         self._ready = asyncio.Event()
@@ -131,7 +134,11 @@ class McpServer:
                 self.fail("stopped before it was ready" if self._stop.is_set() else
                           f"did not start within {self.config.startup_timeout:g} s")
         except Exception as exc:  # every failure of one server stays with that server
-            self.fail(describe_error(exc))
+            detail = describe_error(exc)
+            if self.state == "starting" and detail.endswith("Connection closed"):
+                detail = "exited or closed the connection while starting" + (
+                    f" (its stderr: {self.log_path})" if self.log_path else "")
+            self.fail(detail)
         finally:
             self._client, self._scope = None, None
             if self.state == "starting":
@@ -145,10 +152,13 @@ class McpServer:
 
     def _open_log(self) -> TextIO:
         """The server's stderr: a log file, or nowhere when nothing may be written."""
-        if self.log_dir is not None:
+        if self.log_dir is not None and self.config.command is not None:
+            path = self.log_dir / f"mcp-{self.name}.log"
             try:
                 self.log_dir.mkdir(parents=True, exist_ok=True)
-                return open(self.log_dir / f"mcp-{self.name}.log", "a", encoding="utf-8")
+                log = open(path, "a", encoding="utf-8")  # noqa: SIM115 (closed by _run)
+                self.log_path = str(path)
+                return log
             except OSError:
                 pass
         return open(os.devnull, "w", encoding="utf-8")
@@ -217,6 +227,37 @@ def server_environment(environ: Mapping[str, str], extra: Mapping[str, str]) -> 
                  if not SECRET_NAME.search(k) and not k.startswith("BASH_FUNC_")
                  and not v.startswith("()")}
     return {**inherited, **extra}
+
+
+SDK_LOGGERS = ("mcp", "client", "mcp_types")  # "client" is the SDK session's logger name
+_routed: list[tuple[Path | None, logging.Handler]] = []  # (log dir, handler) in use
+
+
+def route_sdk_logging(log_dir: Path | None) -> None:
+    """The SDK logs protocol trouble (a server printing a banner on stdout, a torn message)
+    with tracebacks; with no handler configured Python would print them on the terminal. They
+    go to ``<log_dir>/mcp.log`` (or nowhere) instead — the user sees the one-line failure."""
+    if _routed and _routed[0][0] == log_dir:
+        return
+    handler: logging.Handler = logging.NullHandler()
+    if log_dir is not None:
+        try:
+            log_dir.mkdir(parents=True, exist_ok=True)
+            handler = logging.FileHandler(log_dir / "mcp.log", encoding="utf-8", delay=True)
+            handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s "
+                                                   "%(message)s"))
+        except OSError:
+            pass
+    for name in SDK_LOGGERS:
+        logger = logging.getLogger(name)
+        if _routed:
+            logger.removeHandler(_routed[0][1])
+        logger.addHandler(handler)
+        logger.setLevel(logging.WARNING)
+        logger.propagate = False
+    if _routed:
+        _routed[0][1].close()
+    _routed[:] = [(log_dir, handler)]
 
 
 class McpCallError(Exception):

@@ -3,7 +3,7 @@ stdio), the way small hand-made servers are: it knows ``initialize``, ``tools/li
 ``tools/call``, answers an older protocol version, and ignores notifications. Proves the
 client does not depend on the SDK's own server behaviour.
 
-    python -m tests.fakes.mcp_stdlib_server [--version 2024-11-05]
+    python -m tests.fakes.mcp_stdlib_server [--version 2024-11-05] [--banner]
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ def reply(message_id: Any, result: dict[str, Any] | None = None,
 
 def main(argv: list[str]) -> int:
     version = argv[argv.index("--version") + 1] if "--version" in argv else "2024-11-05"
+    if "--banner" in argv:  # a common bug: a greeting on stdout, which is the protocol channel
+        print("Starting my server v1", flush=True)
     for line in sys.stdin:
         try:
             message = json.loads(line)

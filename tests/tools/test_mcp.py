@@ -296,3 +296,36 @@ def test_stdio_servers_inherit_the_environment_without_secrets() -> None:
                         "GITHUB_TOKEN": "given", "EXTRA": "1"}
 
     asyncio.run(main())
+
+
+def test_a_banner_on_stdout_is_logged_not_shown(tmp_path: Path,
+                                                capfd: pytest.CaptureFixture[str]) -> None:
+    manager = McpManager([McpServerConfig(
+        name="noisy", command=sys.executable, cwd=ROOT,
+        args=("-m", "tests.fakes.mcp_stdlib_server", "--banner"))], tmp_path / "logs")
+
+    async def main() -> None:
+        await manager.ensure_started()
+        out = await tool(manager, "mcp__noisy__shout").execute({"text": "ok"}, ctx())
+        assert json.loads(out.content)["output"] == "OK"
+        await manager.aclose()
+
+    asyncio.run(main())
+    captured = capfd.readouterr()
+    assert "Traceback" not in captured.err and "Traceback" not in captured.out
+    assert "Failed to parse" in (tmp_path / "logs" / "mcp.log").read_text()
+
+
+def test_a_server_that_exits_while_starting_fails_in_one_line(tmp_path: Path) -> None:
+    manager = McpManager([McpServerConfig(name="dies", command=sys.executable,
+                                          args=("-c", "import sys; sys.exit(3)"))],
+                         tmp_path / "logs")
+
+    async def main() -> None:
+        await manager.ensure_started()
+        await manager.aclose()
+
+    asyncio.run(main())
+    assert manager.servers["dies"].error == (
+        "exited or closed the connection while starting (its stderr: "
+        f"{tmp_path / 'logs' / 'mcp-dies.log'})")
