@@ -22,27 +22,24 @@ from swebash.api import Verdict
 
 # Directories (relative to a home) whose whole content is secret. The sandbox hides them too.
 SECRET_HOME_DIRS = (".ssh", ".aws", ".gnupg", ".config/gh", ".kube", ".password-store",
-                    ".config/gcloud", ".azure", ".oci", ".docker", ".config/doctl",
-                    ".terraform.d", ".config/hub", ".config/glab-cli", ".gem", ".cargo/credentials",
-                    ".config/op", ".op", ".local/share/keyrings", ".config/rclone",
-                    ".config/hcloud", ".wrangler", ".fly", ".config/heroku", ".vault",
-                    ".mozilla", ".config/google-chrome", ".config/chromium", ".pki",
+                    ".config/gcloud", ".azure", ".oci", ".config/doctl", ".config/hub",
+                    ".config/glab-cli", ".config/op", ".op", ".local/share/keyrings",
+                    ".config/rclone", ".config/hcloud", ".wrangler", ".fly", ".config/heroku",
+                    ".vault", ".mozilla", ".config/google-chrome", ".config/chromium", ".pki",
                     ".config/BraveSoftware", ".thunderbird", ".config/Signal", ".bitcoin",
                     ".ethereum", ".electrum", ".config/sops", ".sops", ".age", ".config/age",
-                    ".minikube", ".helm", ".config/helm", ".config/pip", ".pip",
-                    ".config/composer", ".composer", ".m2", ".gradle", ".nuget", ".bundle",
-                    ".config/git/credentials", ".local/share/fish", ".netlify", ".vercel",
-                    ".config/configstore", ".expo", ".snowflake", ".dbt", ".circleci",
-                    ".travis", ".ngrok2", ".config/ngrok", ".tsh", ".cloudflared", ".jfrog",
-                    ".config/openai", ".codex", ".claude", ".anthropic", "library/keychains",
-                    ".huggingface", ".cache/huggingface", ".config/code/user/globalstorage",
-                    ".local/share/keyrings", ".config/1password", ".lastpass", ".config/bitwarden",
-                    ".config/gopass", ".config/hcloud", ".linode-cli", ".config/linode-cli",
-                    ".config/scw", ".aliyun", ".bluemix", ".ibmcloud", ".config/exoscale",
-                    ".config/vultr-cli.yaml", ".config/flyctl", ".railway", ".config/railway",
-                    ".supabase", ".config/supabase", ".pulumi", ".chef", ".puppetlabs",
-                    ".ansible/vault", ".config/containers/auth.json", ".config/gcloud-cli")
-# Files whose name alone marks them secret, wherever they are.
+                    ".minikube", ".netlify", ".vercel", ".config/configstore", ".expo",
+                    ".snowflake", ".dbt", ".circleci", ".travis", ".ngrok2", ".config/ngrok",
+                    ".tsh", ".cloudflared", ".jfrog", ".config/openai", ".codex", ".claude",
+                    ".anthropic", "library/keychains", ".config/code/user/globalstorage",
+                    ".config/1password", ".lastpass", ".config/bitwarden", ".config/gopass",
+                    ".linode-cli", ".config/linode-cli", ".config/scw", ".aliyun", ".bluemix",
+                    ".ibmcloud", ".config/exoscale", ".config/flyctl", ".railway",
+                    ".config/railway", ".supabase", ".config/supabase", ".pulumi", ".chef",
+                    ".puppetlabs", ".ansible/vault", ".config/gcloud-cli")
+# Secret files: a name alone (`.npmrc`) is secret wherever it is; a path (`.m2/settings.xml`)
+# wherever it ends a path. Package caches next to them (~/.m2/repository, ~/.gradle/caches,
+# ~/.gem/ruby) are not secret, so builds inside the sandbox still find them.
 SECRET_HOME_FILES = (".docker/config.json", ".netrc", ".git-credentials", ".npmrc", ".pypirc",
                      ".pgpass", ".my.cnf", ".vault-token", ".boto", ".s3cfg", ".yarnrc",
                      ".yarnrc.yml", ".terraformrc", ".authinfo", ".authinfo.gpg", ".cf",
@@ -52,7 +49,15 @@ SECRET_HOME_FILES = (".docker/config.json", ".netrc", ".git-credentials", ".npmr
                      ".erlang.cookie", ".xauthority", ".ICEauthority", ".rnd", ".htpasswd",
                      "wp-config.php", "local.settings.json", "appsettings.secrets.json",
                      ".git-askpass", "id_token", "access_token", "refresh_token",
-                     ".ansible-vault-password", ".vault_pass", ".vault_pass.txt")
+                     ".ansible-vault-password", ".vault_pass", ".vault_pass.txt",
+                     ".m2/settings.xml", ".m2/settings-security.xml", ".gradle/gradle.properties",
+                     ".nuget/NuGet/NuGet.Config", ".gem/credentials", ".bundle/config",
+                     ".composer/auth.json", ".config/composer/auth.json", ".pip/pip.conf",
+                     ".config/pip/pip.conf", ".cargo/credentials", ".cargo/credentials.toml",
+                     ".terraform.d/credentials.tfrc.json", ".config/helm/registry/config.json",
+                     ".config/containers/auth.json", ".config/git/credentials",
+                     ".huggingface/token", ".cache/huggingface/token", ".config/vultr-cli.yaml",
+                     ".docker/.token_seed", ".helm/repository/repositories.yaml")
 HISTORY = re.compile(r"(^|/)\.?[\w.-]*_?history$|(^|/)\.[\w-]*hst$|(^|/)fish_history$", re.I)
 SECRET_NAME = re.compile(
     r"(^|/)(\.env(\.(?!(example|sample|template|dist|defaults?|schema)$)[^/]+)?|[^/]*\.key|"
