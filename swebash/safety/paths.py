@@ -44,7 +44,7 @@ SECRET_HOME_FILES = (".docker/config.json", ".netrc", ".git-credentials", ".npmr
                      ".pgpass", ".my.cnf", ".vault-token", ".boto", ".s3cfg", ".yarnrc",
                      ".yarnrc.yml", ".terraformrc", ".authinfo", ".authinfo.gpg", ".cf",
                      ".env", ".envrc", ".dockercfg", ".gitcookies", ".lesshst",
-                     ".databrickscfg", ".sentryclirc", "kubeconfig", "auth.json", ".viminfo",
+                     ".databrickscfg", ".sentryclirc", "kubeconfig", ".viminfo",
                      ".rediscli_history", ".sqlite_history", ".irb_history", ".pry_history",
                      ".erlang.cookie", ".xauthority", ".ICEauthority", ".rnd", ".htpasswd",
                      "wp-config.php", "local.settings.json", "appsettings.secrets.json",
