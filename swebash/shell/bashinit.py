@@ -450,4 +450,6 @@ def render(nonce: str, private_dir: str, rcfile: str | None, login: bool) -> str
         parts.append(f"[[ -r {quoted} ]] && . {quoted}\n")
     # the rc file may have unset or broken our functions: define them again, aliases off
     parts += [AFTER_RC, FUNCS, COMPLETE, AFTER_FUNCS]
+    if login:  # sourced by the first PROMPT_COMMAND: this prompt's markers come from here
+        parts.append("builtin export -n PROMPT_COMMAND\n__sb_state\n__sb_emit\n")
     return "".join(parts)

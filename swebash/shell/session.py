@@ -34,6 +34,7 @@ import os
 import re
 import secrets
 import select
+import shlex
 import shutil
 import signal
 import tempfile
@@ -55,7 +56,7 @@ from swebash.shell.pty import (
     take_pending_input,
     write_all,
 )
-from swebash.shell.userprompt import PromptState, read_prompt_state
+from swebash.shell.userprompt import STATE_FILE, PromptState, read_prompt_state
 
 POLL = 0.2  # seconds between liveness checks while waiting for output
 # escape sequences (arrow keys…) and control bytes other than tab and newline
@@ -112,9 +113,15 @@ class ShellSession:
         self.ack_fd = os.open(Path(self.dir) / "ack", os.O_RDWR | os.O_NONBLOCK)
         self.hidden_fd = os.open(Path(self.dir) / "hidden", os.O_RDWR | os.O_NONBLOCK)
         bash = shutil.which("bash", path=self._env.get("PATH")) or "/bin/bash"
-        argv = ["bash", "--noediting", "--noprofile", "--rcfile", str(init), "-i"]
-        self.pid, self.master, self.slave = spawn(bash, argv, self._env, cwd)
-        # $0 is "bash", as in a terminal
+        env = self._env
+        if self._login:
+            # $0 is "-bash" and `shopt login_shell` on, as for a login bash; a login bash
+            # reads no --rcfile, so the init file comes in through the first PROMPT_COMMAND
+            argv = ["-bash", "--noediting", "--noprofile", "-i"]
+            env = {**env, "PROMPT_COMMAND": f". {shlex.quote(str(init))}"}
+        else:  # $0 is "bash", as in a terminal
+            argv = ["bash", "--noediting", "--noprofile", "--rcfile", str(init), "-i"]
+        self.pid, self.master, self.slave = spawn(bash, argv, env, cwd)
         self.parser = MarkerParser(self.nonce)
         self._seq = 0
         self._alive = True
@@ -498,7 +505,7 @@ class ShellSession:
 
     def prompt_state(self) -> PromptState:
         """The user's expanded PS1/PS2 and bash's ``$-`` as of the last prompt."""
-        return read_prompt_state(Path(self.dir, "prompt"))
+        return read_prompt_state(Path(self.dir, STATE_FILE), self.nonce)
 
     def refresh_prompt(self, timeout: float = 1.0) -> None:
         """Run the user's PROMPT_COMMAND and expand PS1 again without a command (an empty

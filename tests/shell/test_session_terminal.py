@@ -148,3 +148,21 @@ def test_ctrl_c_already_waiting_when_a_line_starts_never_hangs_or_reruns(
         assert status in (0, 130)
         assert "previous-command" not in out and "not found" not in out
     assert shell.run("echo fine")[1] == "fine\r\n"
+
+
+@pytest.mark.parametrize("login,zero,shopt", [(False, "bash", "off"), (True, "-bash", "on")])
+def test_dollar_zero_and_login_shell_as_bash(tmp_path: Path, login: bool, zero: str,
+                                             shopt: str) -> None:
+    session = ShellSession.start(rcfile=None, login=login, cwd=str(tmp_path))
+    screen = tmp_path / "screen"
+    out = os.open(screen, os.O_RDWR | os.O_CREAT)
+    null = os.open(os.devnull, os.O_RDWR)
+    session.stdin_fd, session.stdout_fd = null, out
+    try:
+        session.run("echo $0; shopt login_shell")
+    finally:
+        session.close()
+        os.close(null)
+        os.close(out)
+    lines = screen.read_text().split()
+    assert lines[:3] == [zero, "login_shell", shopt]
