@@ -4,6 +4,12 @@ Built from injected parts (provider factory, tool registry, safety gate, redacto
 context, audit log). The provider — and so its SDK — is created on first use, or ahead of time
 by ``warm()`` from a background thread. With every tool category disabled this is a plain chat
 engine: requests carry no tools, so the model answers in plain text.
+
+Each question's system prompt is the base prompt, the MCP note or tool index, and the project
+instructions (AGENTS.md, read afresh). Before the first question that needs them the MCP
+servers are started (their spawn overlaps the provider SDK import); a conversation grown past
+its compaction threshold is summarised first. The conversation given in may be a
+``RecordedConversation``, which stores every exchange as it commits.
 """
 
 from __future__ import annotations
