@@ -311,7 +311,7 @@ def status_line(server: McpServer) -> str:
     trust = ", trusted" if server.config.trust else ""
     if server.state == "ready":
         count = sum(1 for r in server.tools if allowed(server.config, r.name))
-        return f"ready, {count} tools{trust} ({where})"
+        return f"ready, {count} tool{'' if count == 1 else 's'}{trust} ({where})"
     if server.state == "failed":
         return f"failed: {printable(server.error)} ({where})"
     if server.state == "idle":
