@@ -379,10 +379,14 @@ class ShellSession:
         if not self._alive:
             return self._status
         try:
-            pid, raw = os.waitpid(self.pid, os.WNOHANG)
+            pid, raw = os.waitpid(self.pid, os.WNOHANG | os.WUNTRACED)
         except ChildProcessError:
             pid, raw = self.pid, 0
         if pid == 0:
+            return None
+        if os.WIFSTOPPED(raw):  # `kill -STOP $$`: a terminal's bash would be continued too
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGCONT)
             return None
         self._alive = False
         if os.WIFSIGNALED(raw):
