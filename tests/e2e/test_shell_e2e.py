@@ -155,3 +155,18 @@ def test_ctrl_z_stops_the_job_and_jobs_lists_it(spawn: Spawn) -> None:
     term.run("kill %1")
     term.run("echo done-with-jobs")
     assert "done-with-jobs" in term.text()
+
+
+def test_closing_the_terminal_hangs_up_background_jobs_and_cleans_up(
+        spawn: Spawn, tmp_path: Path, term_env: dict[str, str]) -> None:
+    mark = tmp_path / "got-hup"
+    term = spawn(cwd=str(tmp_path))
+    term.run(f"(trap 'echo hup > {mark}; exit' HUP; while :; do sleep 0.1; done) &")
+    tmp = Path(term_env["TMPDIR"])
+    assert list(tmp.glob("swebash-*"))  # the session's private dir lives here
+    term.child.close(force=False)  # the window closes: the pty hangs up
+    deadline = time.monotonic() + 10
+    while (not mark.exists() or list(tmp.glob("swebash-*"))) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert mark.read_text() == "hup\n"  # bash passed the hang-up on to its job
+    assert not list(tmp.glob("swebash-*"))
