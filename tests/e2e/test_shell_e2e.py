@@ -170,3 +170,12 @@ def test_closing_the_terminal_hangs_up_background_jobs_and_cleans_up(
         time.sleep(0.05)
     assert mark.read_text() == "hup\n"  # bash passed the hang-up on to its job
     assert not list(tmp.glob("swebash-*"))
+
+
+def test_tmout_ends_an_idle_shell_as_bash_does(spawn: Spawn, term_env: dict[str, str]) -> None:
+    Path(term_env["HOME"], ".swebashrc").write_text("TMOUT=1\n")
+    term = spawn()
+    term.wait_prompt()
+    term.wait_text("auto-logout")  # bash's own words, then swebash ends
+    term.exit_status(timeout=15)
+    assert not term.child.isalive()
