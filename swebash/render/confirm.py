@@ -56,6 +56,7 @@ class ConfirmPrompt:
     preview: RenderableType | None  # diff or new file head for write/edit tools
     offers_always: bool
     full: str | None = None  # the whole command when ``line`` shows it folded (key v)
+    scopes: bool = False  # a asks how long (session / project / always): commands only
 
     @property
     def plain(self) -> str:
@@ -150,7 +151,8 @@ def build_confirm_prompt(request: ConfirmRequest, max_preview_lines: int = MAX_P
     preview = (render_preview(request.preview, request.path, max_preview_lines)
                if request.preview else None)
     return ConfirmPrompt(line, preview, can_allow_always(request),
-                         subject(request) if folded else None)
+                         subject(request) if folded else None,
+                         scopes=request.command is not None)
 
 
 def is_unified_diff(text: str) -> bool:
@@ -314,7 +316,7 @@ class _Asker:
             if first == b"a" and not self.prompt.offers_always:
                 self.show(Text("\n" + NOT_OFFERED, style=theme.DIM))
                 continue
-            if first == b"a":
+            if first == b"a" and self.prompt.scopes:
                 self.show(Text("\n" + SCOPE_QUESTION, style="bold"))
                 return scope_for_key(_read_key(fd))
             return answer_for_key(key, offers_always=self.prompt.offers_always)

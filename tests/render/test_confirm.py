@@ -299,3 +299,11 @@ def test_pty_v_shows_a_folded_command_whole(pty: Pty) -> None:
     got, text = ask_with_keys(pty, request, [b"v", b"n"])
     assert got is ConfirmAnswer.NO
     assert "echo step 15" in text and text.rstrip().endswith("no")
+
+
+def test_pty_a_for_a_file_write_allows_it_for_the_session(pty: Pty) -> None:
+    # Rules in rules.toml are about commands; a write is remembered for the session only.
+    request = ConfirmRequest("write_file", "write notes.txt (1 line)", Verdict("ask"),
+                             path="notes.txt")
+    got, text = ask_with_keys(pty, request, [b"a"])
+    assert got is ConfirmAnswer.ALWAYS and "this project" not in text
