@@ -203,3 +203,18 @@ def test_sigterm_during_a_c_answer_stops_the_mcp_server(server: FakeServer,
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGTERM])
+def test_the_shell_killed_by_a_signal_stops_its_mcp_servers(spawn: Spawn, server: FakeServer,
+                                                            ai_env: dict[str, str],
+                                                            hermetic_env: Path, tmp_path: Path,
+                                                            sig: signal.Signals) -> None:
+    pidfile = tmp_path / "mcp.pid"
+    configure_mcp(hermetic_env, pidfile)
+    term = spawn(env=ai_env, cwd=str(tmp_path))
+    term.run("ai mcp")
+    assert "srv  ready" in term.text() and not gone(pidfile)
+    os.kill(term.child.pid, sig)
+    term.exit_status()
+    assert gone(pidfile)
