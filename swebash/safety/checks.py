@@ -74,11 +74,12 @@ def write_target(f: Findings, path: str, what: str, *, overwrite_is_dangerous: b
 
 
 def read_args(f: Findings, name: str, args: Sequence[str], dynamic: Sequence[bool],
-              value_options: frozenset[str] = frozenset()) -> None:
+              value_options: frozenset[str] = frozenset(), *, reads: bool = False) -> None:
     """Judge the words of a program that reads files: static paths through the path guard,
-    run-time paths (expansions, ``{}`` from find/xargs) asking for programs that print them."""
+    run-time paths (expansions, ``{}`` from find/xargs) asking for programs that print them.
+    ``reads``: judge static paths even for a program on no reader list."""
     prints = name in CONTENT_READERS or name in NETWORK
-    if not (prints or name in META_READERS):
+    if not (prints or reads or name in META_READERS):
         return
     skip_pattern = name in PATTERN_FIRST and not any(
         a in ("-e", "-f", "--regexp", "--file") or a.startswith(("--regexp=", "--file="))

@@ -126,7 +126,8 @@ def apply_rules(f: Findings, name: str, argv: list[str], dynamic: list[bool],
         read_args(f, name, argv[1:], dynamic[1:], VALUE_OPTIONS.get(name, frozenset()))
     elif name in READ_ONLY and name not in NAME_ONLY:
         # any other read-only program may echo what it reads (an error quoting a line)
-        read_args(f, "wc", argv[1:], dynamic[1:], VALUE_OPTIONS.get(name, frozenset()))
+        read_args(f, name, argv[1:], dynamic[1:], VALUE_OPTIONS.get(name, frozenset()),
+                  reads=True)
     if len(argv) == 2 and argv[1] in VERSION_ONLY and name not in POWER | DISK_TOOLS \
             and not dynamic[1]:
         return
