@@ -168,6 +168,8 @@ def secret_inodes(home: str) -> frozenset[tuple[int, int]]:
 def content_reason(real: str, st: os.stat_result, home: str) -> str | None:
     if st.st_nlink > 1 and (st.st_dev, st.st_ino) in secret_inodes(home):
         return "a hard link to a secret file"
+    if st.st_size == 0 or real.startswith(("/proc/", "/sys/", "/dev/")):
+        return None  # never open a pseudo-file: /proc/kmsg blocks a reader forever
     try:
         with open(real, "rb") as handle:
             head = handle.read(4096)
