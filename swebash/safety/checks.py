@@ -41,11 +41,17 @@ def globbed(f: Findings, path: str, cwd: str) -> list[str]:
     if not GLOB_CHARS & set(path):
         return [path]
     pattern = expand(path, cwd, f.home)
-    try:
-        matches = glob.glob(pattern, include_hidden=any(
-            part.startswith(".") for part in path.split("/")))
+    matches: list[str] = []
+    try:  # lazily, so `/*/*/*/*` stops at the cap instead of listing the disk
+        for match in glob.iglob(pattern, include_hidden=any(
+                part.startswith(".") for part in path.split("/"))):
+            matches.append(match)
+            if len(matches) > MAX_GLOB:
+                break
+            if len(matches) % 64 == 0:
+                f.tick()
     except (OSError, ValueError, RecursionError):
-        matches = []
+        pass
     if len(matches) > MAX_GLOB:
         f.ask(f"reads a glob matching more than {MAX_GLOB} files: {path}")
         return [path]
