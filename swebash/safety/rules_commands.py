@@ -33,7 +33,7 @@ GIT_WRITES = {"tag": {"-d", "--delete", "-a", "--annotate", "-s", "--sign", "-u"
                          "-f", "--force", "--set-upstream-to", "-u", "--edit-description",
                          "--unset-upstream", "-t", "--track"},
               "config": {"--unset", "--unset-all", "--add", "--replace-all", "--rename-section",
-                         "--remove-section", "-e", "--edit", "--global", "--system"},
+                         "--remove-section", "-e", "--edit"},
               "reflog": {"expire", "delete", "drop"}}
 GIT_CODE_KEYS = re.compile(
     r"(?i)^(core\.(pager|hookspath|sshcommand|editor|fsmonitor|askpass|gitproxy)|alias\..*|"
@@ -176,9 +176,11 @@ def dd(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> 
 
 
 def disk(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    if (name == "mount" and not argv[1:]) or (argv[1:] in (["--show"], ["-s"], ["-l"]) and \
-            name in ("swapon", "fdisk", "mount")):
-        return  # listing mounts, swaps or partitions
+    listing: dict[str, list[list[str]]] = {"mount": [[]], "swapon": [["--show"], ["-s"]],
+                                           "fdisk": [["-l"]],
+                                           "diskutil": [["list"], ["apfs", "list"]]}
+    if argv[1:] in listing.get(name, []) or (name == "diskutil" and argv[1:2] == ["info"]):
+        return  # listing mounts, swaps, partitions or disks
     f.ask(f"{name}: changes disks or filesystems", True)
 
 

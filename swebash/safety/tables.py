@@ -53,7 +53,8 @@ READ_ONLY = frozenset({
     "nm", "objdump", "readelf", "size", "c++filt",
     "sha1", "md5", "shasum", "fc-list", "pdfinfo",
     "rg", "lsb_release", "zipinfo", "dircolors", "bc",
-    "sw_vers", "blkid",
+    "sw_vers", "blkid", "mdfind", "mdls", "system_profiler", "lshw", "inxi", "neofetch",
+    "fastfetch",
     "uuidgen", "sort", "getent",
 })
 # Print what they read: a path computed at run time (`$HOME/…`, `$(…)`, `{}`) makes them ask.

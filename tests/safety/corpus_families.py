@@ -336,6 +336,7 @@ FAMILY_DANGEROUS = [
     "cd /etc && echo x > passwd",
     "cd ~ && echo x >> .bashrc",
     "cd \"$D\" && echo x > .bashrc",
+    "diskutil eraseDisk JHFS+ x disk2",
 ]
 
 FAMILY_NEVER_ALLOW = [
@@ -546,6 +547,9 @@ FAMILY_READ_ONLY = [
     "export PAGER=cat; git log -1",
     "LESS=-R less README.md",
     "echo oops > /dev/stderr",
+    "git config --global --list",
+    "diskutil list",
+    "mdfind foo",
     "git ls-remote origin",
     "go env GOPATH",
     "echo $((1+2))",
