@@ -131,6 +131,14 @@ class ToolCallStart:
 
 
 @dataclass(frozen=True)
+class ToolArgsStreaming:
+    """A tool call's arguments are still arriving (a large write_file): ``size`` chars so far."""
+
+    name: str
+    size: int
+
+
+@dataclass(frozen=True)
 class ToolExecuting:
     name: str
     call_id: str = ""
@@ -170,7 +178,8 @@ class Usage:
     output_tokens: int
 
 
-AiEvent = Delta | ToolCallStart | ToolExecuting | ToolCallEnd | Done | Error | Retrying | Usage
+AiEvent = (Delta | ToolCallStart | ToolArgsStreaming | ToolExecuting | ToolCallEnd | Done | Error
+           | Retrying | Usage)
 
 
 # --------------------------------------------------------------------------- service

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakes.server import FakeServer
+
 SECRET_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "BRAVE_API_KEY",
                "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "OLLAMA_HOST", "HTTP_PROXY",
                "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
@@ -40,3 +42,11 @@ def hermetic_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
         if name.startswith("SWEBASH_"):
             monkeypatch.delenv(name, raising=False)
     yield home
+
+
+@pytest.fixture
+def server() -> Iterator[FakeServer]:
+    """The local OpenAI/Anthropic/Ollama wire-protocol server on 127.0.0.1 (tests/fakes)."""
+    fake = FakeServer().start()
+    yield fake
+    fake.stop()

@@ -38,6 +38,7 @@ from swebash.api import (
     JsonObject,
     JsonValue,
     Retrying,
+    ToolArgsStreaming,
     ToolCallEnd,
     ToolCallStart,
     ToolExecuting,
@@ -51,6 +52,7 @@ from swebash.providers.base import (
     Message,
     Provider,
     TextDelta,
+    ToolArgsProgress,
     ToolCall,
     ToolResultMessage,
     TurnEnd,
@@ -125,6 +127,8 @@ async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, 
                         yield Delta(turn_event.text)
                     elif isinstance(turn_event, Retrying):
                         yield turn_event
+                    elif isinstance(turn_event, ToolArgsProgress):
+                        yield ToolArgsStreaming(turn_event.name, turn_event.size)
                     elif isinstance(turn_event, TurnEnd):
                         end = turn_event
             if end is None:

@@ -139,6 +139,9 @@ class AnthropicProvider:
                     piece = state.read(event, narrow, budget)
                     if piece:
                         yield TextDelta(piece)
+                    progress = budget.progress()
+                    if progress is not None:
+                        yield progress
         except Exception as exc:
             raise (undecodable(narrow, exc) or self._error(exc, mid_stream=True)) from exc
         if not state.finished:
@@ -195,6 +198,7 @@ class _TurnState:
                 return text
             if dtype == "input_json_delta" and index in self.blocks:
                 piece = narrow.text(delta, "partial_json", "input_json_delta.partial_json") or ""
+                budget.arguments_name = self.blocks[index or 0].name
                 budget.add_arguments(piece)
                 self.blocks[index or 0].json.append(piece)
         elif kind == "message_delta":

@@ -66,7 +66,15 @@ class TurnEnd:
     output_tokens: int = 0
 
 
-TurnEvent = TextDelta | Retrying | TurnEnd
+@dataclass(frozen=True)
+class ToolArgsProgress:
+    """How much of this turn's tool-call arguments has arrived, so a long write shows motion."""
+
+    name: str  # the call being written, "" until the provider has named it
+    size: int  # characters of arguments so far, all calls of the turn together
+
+
+TurnEvent = TextDelta | Retrying | ToolArgsProgress | TurnEnd
 
 
 @dataclass(frozen=True)

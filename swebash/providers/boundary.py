@@ -21,8 +21,10 @@ import json
 from collections.abc import Mapping
 
 from swebash.errors import MalformedEvent, ResponseTooLarge
+from swebash.providers.base import ToolArgsProgress
 
 MAX_ANSWER_CHARS = 1_000_000  # ~1 MB of answer text; a real answer is a few KB
+PROGRESS_STEP = 1024  # report argument progress every KB (a 9 KB write_file: nine updates)
 MAX_ARGUMENTS_CHARS = 1_000_000  # ~1 MB of tool-call arguments per turn (a large write_file)
 MAX_EVENT_BYTES = 4 * MAX_ARGUMENTS_CHARS  # one SSE/NDJSON line: a whole call fits, with escapes
 
@@ -138,6 +140,8 @@ class TurnBudget:
         self._text: list[str] = []
         self.text_size = 0
         self.arguments_size = 0
+        self.arguments_name = ""  # the call whose arguments arrived last, when known
+        self._reported = 0
 
     def add_text(self, piece: str) -> None:
         self.text_size += len(piece)
@@ -154,6 +158,13 @@ class TurnBudget:
                 f"{self.provider}: the tool-call arguments passed "
                 f"{size_label(self.max_arguments)}, the cap on one turn's tool calls; "
                 "stopped reading them")
+
+    def progress(self) -> ToolArgsProgress | None:
+        """An event each time another ``PROGRESS_STEP`` characters of arguments arrived."""
+        if self.arguments_size - self._reported < PROGRESS_STEP:
+            return None
+        self._reported = self.arguments_size
+        return ToolArgsProgress(self.arguments_name, self.arguments_size)
 
     @property
     def text(self) -> str:

@@ -105,6 +105,7 @@ class ToolCallAssembler:
         if name and not call.name:
             call.name = name
         if arguments:
+            self.budget.arguments_name = call.name or self.budget.arguments_name
             self.budget.add_arguments(arguments)
             call.arguments.append(arguments)
 
@@ -236,6 +237,9 @@ class OpenAIChatProvider:
                             yield TextDelta(choice.content)
                         for pos, frag in enumerate(choice.calls):
                             calls.add(pos, frag.index, frag.id, frag.name, frag.arguments)
+                        progress = budget.progress()
+                        if progress is not None:
+                            yield progress
                         finish_reason = choice.finish_reason or finish_reason
         except Exception as exc:
             raise (undecodable(narrow, exc) or self._error(exc, mid_stream=True)) from exc

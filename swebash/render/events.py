@@ -24,6 +24,7 @@ from swebash.api import (
     Done,
     Error,
     Retrying,
+    ToolArgsStreaming,
     ToolCallEnd,
     ToolCallStart,
     ToolExecuting,
@@ -33,6 +34,7 @@ from swebash.render.confirm import ask_confirm
 from swebash.render.panels import Spinner, ToolPanels
 from swebash.render.stream import MarkdownStream
 from swebash.render.terminal import LiveTerminal
+from swebash.safety.display import one_line
 
 IDLE_SECONDS = 1.0  # quiet this long mid-turn and the spinner comes back, counting
 
@@ -49,6 +51,7 @@ class TerminalRenderer:
         self._in_turn = False
         self._asking = False  # a confirmation is waiting for its key
         self._last_event = 0.0
+        self._args_since: float | None = None  # when this call's arguments began to arrive
 
     def print(self, *renderables: RenderableType) -> None:
         """Print final output (a notice, a translation) above anything live."""
@@ -75,9 +78,16 @@ class TerminalRenderer:
             self.spinner.stop()
             self.stream.feed(event.text)
         elif isinstance(event, ToolCallStart):
+            self._args_since = None
             self.stream.finish()
             self.panels.start(event)
             self.spinner.start("preparing the call…")
+        elif isinstance(event, ToolArgsStreaming):
+            # A long write_file streams its arguments for seconds: show that it moves.
+            if self._args_since is None:
+                self._args_since = self.terminal.clock()
+            what = f"writing the {one_line(event.name)} call" if event.name else "writing a call"
+            self.spinner.start(f"{what} · {kilobytes(event.size)}", since=self._args_since)
         elif isinstance(event, ToolExecuting):
             self.panels.executing(event)
         elif isinstance(event, ToolCallEnd):
@@ -125,3 +135,7 @@ class TerminalRenderer:
             self.spinner.stop()
             self.stream.finish()
         self.terminal.clear()
+
+
+def kilobytes(size: int) -> str:
+    return f"{size / 1024:.1f} KB" if size < 1024 * 1024 else f"{size / 1024 / 1024:.1f} MB"

@@ -26,6 +26,7 @@ from swebash.api import (
     Done,
     Error,
     Retrying,
+    ToolArgsStreaming,
     ToolCallEnd,
     ToolCallStart,
     ToolExecuting,
@@ -80,7 +81,7 @@ class PlainPrinter:
             self._note(f"[error] {one_line(event.message)}")
         elif isinstance(event, Done):
             self.done(event.reply)
-        elif isinstance(event, (ToolExecuting, Usage)):
+        elif isinstance(event, (ToolExecuting, ToolArgsStreaming, Usage)):
             pass  # nothing to say in plain output: the start line already names the tool
 
     def delta(self, text: str) -> None:
