@@ -28,6 +28,7 @@ from swebash.shell.session import ShellSession
 SLICE = 0.1  # longest stretch of output written between two redraws of the prompt
 TICK = 0.25  # also look now and then: output a completion read for us, a bash that died
 HOLD = 1 << 20  # read no more while this much waits to be shown
+CHUNK = 1 << 16  # read this much, write it, read again: the job and the terminal both move
 
 
 class IdleOutput:
@@ -79,7 +80,7 @@ class IdleOutput:
 
     def _read(self) -> bool:
         try:
-            data = self.session.read_idle()
+            data = self.session.read_idle(limit=CHUNK)
         except ShellDied as died:
             self._watch(False)
             self.pending += self.session.take_late_output()
@@ -111,7 +112,7 @@ class IdleOutput:
                     write_all(out, data)
                     if died is not None or time.monotonic() > deadline:
                         break
-                    more = self.session.read_idle(budget=0.001)
+                    more = self.session.read_idle(budget=0.001, limit=CHUNK)
                     if more:
                         self.pending += more
             except ShellDied as exc:

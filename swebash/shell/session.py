@@ -397,7 +397,7 @@ class ShellSession:
 
     # ------------------------------------------------------------------ between commands
 
-    def read_idle(self, budget: float = 0.0) -> bytes | None:
+    def read_idle(self, budget: float = 0.0, limit: int = 1 << 20) -> bytes | None:
         """Output of background jobs while no command runs (never blocks longer than
         ``budget``); None while a helper holds the pty (what it reads for us comes back next
         time); raises ShellDied if bash has exited (TMOUT, a killed bash)."""
@@ -422,7 +422,7 @@ class ShellSession:
                 if not data:
                     break
                 self._feed(wait, data)
-                if len(out) > (1 << 20):
+                if len(out) >= limit:
                     break
             if self._poll_exit() is not None:
                 self._flush_remaining(out.extend)
