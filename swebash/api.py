@@ -166,6 +166,14 @@ class Error:
 
 
 @dataclass(frozen=True)
+class Notice:
+    """A one-line remark about the turn that is not part of the answer ("the sandbox is not
+    available here", "saved an allow rule for `make test` in rules.toml")."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Retrying:
     attempt: int
     delay: float
@@ -179,7 +187,7 @@ class Usage:
 
 
 AiEvent = (Delta | ToolCallStart | ToolArgsStreaming | ToolExecuting | ToolCallEnd | Done | Error
-           | Retrying | Usage)
+           | Retrying | Usage | Notice)
 
 
 # --------------------------------------------------------------------------- service

@@ -37,6 +37,7 @@ from swebash.api import (
     Error,
     JsonObject,
     JsonValue,
+    Notice,
     Retrying,
     ToolArgsStreaming,
     ToolCallEnd,
@@ -98,6 +99,7 @@ class _Prepared:
     exit_code: int | None = None
     truncated: bool = False
     blocked: str | None = None  # what the sandbox stopped, when that made the call fail
+    notice: str | None = None  # a line for the user, e.g. the rule the `a` key saved
 
 
 def call_key(name: str, args: Mapping[str, JsonValue]) -> str:
@@ -248,6 +250,8 @@ async def _prepare_calls(agent: Agent, calls: tuple[ToolCall, ...],
             p.result = error_result(exc.kind, str(exc))
             continue
         await _decide(agent, p, ctx, confirm)
+        if p.notice:
+            yield Notice(p.notice)
 
 
 async def _decide(agent: Agent, p: _Prepared, ctx: ToolContext,
@@ -303,7 +307,8 @@ async def _decide(agent: Agent, p: _Prepared, ctx: ToolContext,
         if subject.kind == "command" and isinstance(agent.gate, RuleWriter):
             scope: Literal["project", "always"] = (
                 "project" if answer is ConfirmAnswer.PROJECT else "always")
-            p.approved_by = f"user; {agent.gate.approve(subject.value, scope, ctx.cwd)}"
+            p.notice = agent.gate.approve(subject.value, scope, ctx.cwd)
+            p.approved_by = f"user; {p.notice}"
             return
     p.approved_by = "user"
 

@@ -45,10 +45,10 @@ from swebash.api import (
     ChatRequest,
     ChatResponse,
     ConfirmHook,
-    Delta,
     Done,
     Error,
     ExplainResponse,
+    Notice,
     TerminalContext,
     TranslateResponse,
 )
@@ -56,7 +56,7 @@ from swebash.config import AiConfig
 from swebash.errors import AiError, AiNotConfigured, SwebashError
 from swebash.providers.base import Provider, TextDelta, TurnEnd, UserMessage
 from swebash.safety.audit import AuditLog
-from swebash.safety.base import Redactor, SafetyGate
+from swebash.safety.base import Redactor, RuleWriter, SafetyGate
 from swebash.safety.sandbox import OsSandbox
 from swebash.tools.base import ToolContext
 from swebash.tools.registry import ToolRegistry
@@ -220,7 +220,7 @@ class DefaultAiService:
         notice = (self.sandbox.notice() if self.sandbox is not None
                   and "execute_command" in self.registry.names() else None)
         if notice:  # said once per session, where the sandbox should be but cannot
-            yield Delta(f"_({notice})_\n\n")
+            yield Notice(notice)
         system = self.system_prompt(context)
         turn = run_turn(self._agent(provider), self.conversation, user, system,
                         self.tool_context, confirm)
@@ -287,16 +287,22 @@ class DefaultAiService:
             provider = self.provider()
         except AiNotConfigured as exc:
             return AiStatus(False, None, None, None, None, tools, limits, message=str(exc),
-                            sandbox=self.sandbox_line())
+                            sandbox=self.sandbox_line(), notes=self.status_notes())
         except SwebashError as exc:
             return AiStatus(False, self.config.provider, self.config.model, None, None, tools,
-                            limits, message=str(exc), sandbox=self.sandbox_line())
+                            limits, message=str(exc), sandbox=self.sandbox_line(),
+                            notes=self.status_notes())
         reachable = None
         if check_reachable:
             reachable = await asyncio.to_thread(endpoint_reachable, provider.info.endpoint)
         return AiStatus(True, provider.info.name, provider.info.model, provider.info.endpoint,
                         reachable, tools, limits, sandbox=self.sandbox_line(),
-                        notes=self.mcp.notes() if self.mcp is not None else ())
+                        notes=self.status_notes())
+
+    def status_notes(self) -> tuple[str, ...]:
+        """Refused or broken rules.toml rules, then the MCP servers' states."""
+        rules = self.gate.notes() if isinstance(self.gate, RuleWriter) else ()
+        return (*rules, *(self.mcp.notes() if self.mcp is not None else ()))
 
     def stats(self) -> AiStats:
         return self.metrics.snapshot()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 
 from rich.console import Console, RenderableType
+from rich.text import Text
 
 from swebash.api import (
     AiEvent,
@@ -23,6 +24,7 @@ from swebash.api import (
     Delta,
     Done,
     Error,
+    Notice,
     Retrying,
     ToolArgsStreaming,
     ToolCallEnd,
@@ -30,6 +32,7 @@ from swebash.api import (
     ToolExecuting,
     Usage,
 )
+from swebash.render import theme
 from swebash.render.confirm import ask_confirm
 from swebash.render.panels import Spinner, ToolPanels
 from swebash.render.stream import MarkdownStream
@@ -101,6 +104,9 @@ class TerminalRenderer:
             self.panels.error(event)
         elif isinstance(event, Done):
             self.end_turn()
+        elif isinstance(event, Notice):
+            self._settle()
+            self.print(Text(f"· {one_line(event.text)}", style=theme.DIM))
         elif isinstance(event, Usage):
             pass  # token counts belong to `ai stats`, not to the answer
 

@@ -25,6 +25,7 @@ from swebash.api import (
     Delta,
     Done,
     Error,
+    Notice,
     Retrying,
     ToolArgsStreaming,
     ToolCallEnd,
@@ -79,6 +80,9 @@ class PlainPrinter:
         elif isinstance(event, Error):
             self._end_answer_line()
             self._note(f"[error] {one_line(event.message)}")
+        elif isinstance(event, Notice):
+            self._end_answer_line()
+            self._note(f"[note] {one_line(event.text)}")
         elif isinstance(event, Done):
             self.done(event.reply)
         elif isinstance(event, (ToolExecuting, ToolArgsStreaming, Usage)):

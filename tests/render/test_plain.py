@@ -9,6 +9,7 @@ from swebash.api import (
     Delta,
     Done,
     Error,
+    Notice,
     Retrying,
     ToolCallEnd,
     ToolCallStart,
@@ -71,3 +72,10 @@ def test_control_characters_never_reach_the_terminal() -> None:
                     ToolCallStart("execute_command", {}, description="$ echo \x1b]0;x\x07")])
     assert out == "a[2Jbc\td\n"
     assert "\x1b" not in err and "\x07" not in err
+
+
+def test_notices_go_to_stderr_never_into_the_answer() -> None:
+    out, err = run([Delta("Half"), Notice("sandbox unavailable (no \x1b[31mbackend)"),
+                    Delta(" done."), Done("Half done.")])
+    assert "sandbox" not in out and "Half" in out
+    assert "[note] sandbox unavailable (no \\x1b[31mbackend)\n" in err

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from swebash.ai.service import DefaultAiService
-from swebash.api import ChatRequest, ConfirmAnswer, ConfirmRequest
+from swebash.api import AiEvent, ChatRequest, ConfirmAnswer, ConfirmRequest, Notice
 from swebash.config import AiConfig
 from swebash.providers.fake import ScriptedProvider, Turn
 from swebash.safety.gate import DefaultGate
@@ -18,11 +18,10 @@ from swebash.safety.rulesfile import list_rules
 from tests.ai.fakes import FakeTerminal, PatternRedactor, answering, registry
 
 
-def run(svc: DefaultAiService, confirm: Any) -> None:
-    async def go() -> None:
-        async for _ in svc.chat_stream(ChatRequest("go"), confirm):
-            pass
-    asyncio.run(go())
+def run(svc: DefaultAiService, confirm: Any) -> list[AiEvent]:
+    async def go() -> list[AiEvent]:
+        return [e async for e in svc.chat_stream(ChatRequest("go"), confirm)]
+    return asyncio.run(go())
 
 
 @pytest.mark.parametrize(("answer", "project"), [(ConfirmAnswer.PROJECT, True),
@@ -42,8 +41,10 @@ def test_scoped_approval_writes_a_rule(answer: ConfirmAnswer, project: bool, tmp
                            redactor=PatternRedactor("hunter2"),
                            terminal=FakeTerminal(where=str(work)))
     asked: list[ConfirmRequest] = []
-    run(svc, answering(answer, asked))
+    events = run(svc, answering(answer, asked))
     assert len(asked) == 1 and (work / "made").exists()
+    (notice,) = [e.text for e in events if isinstance(e, Notice)]  # the user is told, once
+    assert "touch made" in notice
     rules = list_rules(rules_file, home=str(hermetic_env)).rules
     assert [r.prefix for r in rules] == [("touch", "made")]
     assert (rules[0].project is not None) == project
@@ -59,3 +60,17 @@ def test_dangerous_calls_get_no_rule(tmp_path: Path, hermetic_env: Path) -> None
     gate = DefaultGate(home=str(hermetic_env), rules_file=rules_file)
     message = gate.approve("rm -rf build", "always", str(tmp_path))
     assert message.startswith("not saved") and not rules_file.exists()
+
+
+def test_refused_rules_are_listed_by_ai_status(tmp_path: Path, hermetic_env: Path) -> None:
+    rules_file = hermetic_env / ".config" / "swebash" / "rules.toml"
+    rules_file.parent.mkdir(parents=True, exist_ok=True)
+    rules_file.write_text('[[rule]]\nprefix = ["python3"]\ndecision = "allow"\n')
+    gate = DefaultGate(home=str(hermetic_env), rules_file=rules_file)
+    cfg = AiConfig()
+    svc = DefaultAiService(config=cfg, provider_factory=lambda _: ScriptedProvider([]),
+                           registry=registry(cfg.tools), gate=gate,
+                           redactor=PatternRedactor("hunter2"),
+                           terminal=FakeTerminal(where=str(tmp_path)))
+    notes = asyncio.run(svc.status()).notes
+    assert any("python3" in note for note in notes), notes

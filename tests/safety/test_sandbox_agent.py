@@ -16,7 +16,7 @@ import pytest
 
 from swebash import config as config_mod
 from swebash.ai.service import DefaultAiService
-from swebash.api import ChatRequest, ConfirmAnswer, ConfirmRequest, Delta
+from swebash.api import ChatRequest, ConfirmAnswer, ConfirmRequest, Delta, Notice
 from swebash.app import noninteractive_confirm
 from swebash.config import AiConfig
 from swebash.providers.base import ToolResultMessage
@@ -129,11 +129,13 @@ def test_no_backend_is_said_once_and_commands_run_unconfined(world: World) -> No
     sandbox = make_sandbox(world, "bwrap")
     sandbox._probed, sandbox._backend, sandbox._why_none = True, None, "user namespaces blocked"
     svc, _ = service(world, sandbox, write_outside(world), Turn("ok"), Turn("again"))
-    first = [e.text for e in ask(svc, None) if isinstance(e, Delta)]
-    assert any("sandbox unavailable (user namespaces blocked)" in t for t in first)
+    first = ask(svc, None)
+    notes = [e.text for e in first if isinstance(e, Notice)]
+    assert any("sandbox unavailable (user namespaces blocked)" in t for t in notes)
+    assert not any("sandbox" in e.text for e in first if isinstance(e, Delta))  # not the answer
     assert (world.outside / "x").exists()  # today's behaviour: unconfined
-    second = [e.text for e in ask(svc, None) if isinstance(e, Delta)]
-    assert not any("sandbox" in t for t in second)
+    second = ask(svc, None)
+    assert not [e for e in second if isinstance(e, Notice)]
     assert "unavailable" in asyncio.run(svc.status()).sandbox
 
 
