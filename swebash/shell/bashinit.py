@@ -291,18 +291,20 @@ __sb_trap() {
   [[ $BASH_COMMAND == *__sb_* || ${FUNCNAME[1]-} == __sb_* ]] && builtin return 0
   builtin eval "${__sb_traps[$1]-}"
 }
+# DEBUG/ERR/RETURN are not inherited by functions, so `trap -p` here would not show them:
+# they come from what the `trap` function kept
 __sb_trap_print() {
   builtin local line name
   builtin trap -p "$@" > "$__sb_dir/traps"
   while IFS= builtin read -r line; do
-    name=${line##* }
-    if [[ $line == "trap -- '__sb_trap $name' $name" ]]; then
-      builtin printf 'trap -- %s %s\n' "${__sb_traps[$name]@Q}" "$name"
-    else
-      builtin printf '%s\n' "$line"
-    fi
+    case ${line##* } in DEBUG|ERR|RETURN) ;; *) builtin printf '%s\n' "$line" ;; esac
   done < "$__sb_dir/traps"
   : > "$__sb_dir/traps"
+  for name in DEBUG ERR RETURN; do
+    [[ -n ${__sb_traps[$name]+set} ]] || continue
+    (( $# == 0 )) || [[ " ${*^^} " == *" $name "* ]] || continue
+    builtin printf 'trap -- %s %s\n' "${__sb_traps[$name]@Q}" "$name"
+  done
 }
 """
 
