@@ -53,14 +53,17 @@ class ShellBuiltins:
 
     def _list(self, sign: str) -> int:
         data = self.session.capture(f"builtin set {sign}o")
+        recording = self.session.capture('builtin printf %s "$__sb_userhist"')
         if data is None:
             return 1
         mode = "vi" if self.mode == EditingMode.VI else "emacs"
+        # bash's own recording is off (swebash records); show what the user asked for
+        state = {"vi": mode == "vi", "emacs": mode == "emacs", "history": recording != b"0"}
         out = []
         for row in data.decode("utf-8", "replace").splitlines():
             name = row.split()[-1] if sign == "+" else row.split()[0]
-            if name in ("vi", "emacs"):
-                on = name == mode
+            if name in state:
+                on = state[name]
                 row = (f"set {'-' if on else '+'}o {name}" if sign == "+"
                        else f"{name:<15}\t{'on' if on else 'off'}")
             out.append(row)

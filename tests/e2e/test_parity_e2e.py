@@ -133,6 +133,9 @@ def test_fc_s_reruns_the_previous_command(pair: Pair) -> None:
 def test_set_o_vi_switches_the_editor_and_keeps_the_shell(pair: Pair) -> None:
     ours, _ = pair()
     ours.run("set -o vi")
+    ours.run("set -o")
+    rows = [row.split() for row in ours.text().splitlines()]
+    assert ["vi", "on"] in rows and ["emacs", "off"] in rows and ["history", "on"] in rows
     ours.send("echo vi-mode\x1b0x")  # Esc, 0 (start of line), x deletes the "e"
     ours.wait_for(lambda t: "cho vi-mode" in t.cursor_line(), what="vi edit")
     ours.send("\r")
