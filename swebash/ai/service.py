@@ -54,7 +54,7 @@ from swebash.api import (
 )
 from swebash.config import AiConfig
 from swebash.errors import AiError, AiNotConfigured, SwebashError
-from swebash.providers.base import Provider, TextDelta, TurnEnd, UserMessage
+from swebash.providers.base import Provider, TextDelta, TurnEnd, UserMessage, Warmable
 from swebash.safety.audit import AuditLog
 from swebash.safety.base import Redactor, RuleWriter, SafetyGate
 from swebash.safety.sandbox import OsSandbox
@@ -111,9 +111,8 @@ class DefaultAiService:
             provider = self.provider()
         except SwebashError:
             return
-        warm = getattr(provider, "warm", None)
-        if callable(warm):
-            warm()
+        if isinstance(provider, Warmable):
+            provider.warm()
 
     def set_model(self, name: str) -> None:
         self.config = replace(self.config, model=name)

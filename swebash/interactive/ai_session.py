@@ -105,9 +105,7 @@ class AiFrontend:
         try:
             _ = self.renderer
             _ = self._loop.loop
-            warm = getattr(self.service, "warm", None)
-            if callable(warm):
-                warm()
+            self.service.warm()
         except Exception:  # warming is best effort; the real call reports errors
             pass
 

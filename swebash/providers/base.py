@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from swebash.api import Retrying
 from swebash.api import ToolSchema as ToolSchema  # re-exported for the provider modules
@@ -95,3 +95,10 @@ class Provider(Protocol):
         """Stream one model turn. Closing (``aclose``) or cancelling it closes the HTTP
         request at once."""
         ...
+
+
+@runtime_checkable
+class Warmable(Protocol):
+    """Optional: a provider that can import its SDK and build its client ahead of time."""
+
+    def warm(self) -> None: ...
