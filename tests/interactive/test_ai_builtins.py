@@ -28,12 +28,26 @@ def frontend(hermetic_env: Path) -> AiFrontend:
                       service_factory=lambda c, ctx: svc)
 
 
-def test_model_and_provider_switch(frontend: AiFrontend, capsys: pytest.CaptureFixture[str]
-                                   ) -> None:
+def test_model_and_provider_switch(hermetic_env: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    built: list[AiConfig] = []  # what the service asks its provider factory for
+
+    def factory(config: AiConfig) -> ScriptedProvider:
+        built.append(config)
+        return ScriptedProvider([])
+
+    svc = DefaultAiService(config=AiConfig(provider="openai", model="m1"),
+                           provider_factory=factory, registry=registry(), gate=RuleGate(),
+                           redactor=PatternRedactor())
+    cfg = config_mod.load({"HOME": str(hermetic_env), "NO_COLOR": "1"})
+    frontend = AiFrontend(cfg, None, out=io.StringIO(), tty_fd=0,
+                          service_factory=lambda c, ctx: svc)
     assert ai_builtins.run(frontend, "ai model gpt-new") == 0
-    assert frontend.service.config.model == "gpt-new"  # type: ignore[attr-defined]
+    assert ai_builtins.run(frontend, "ai status") == 0
+    assert built[-1].model == "gpt-new"
     assert ai_builtins.run(frontend, "ai provider anthropic") == 0
-    assert frontend.service.config.provider == "anthropic"  # type: ignore[attr-defined]
+    assert ai_builtins.run(frontend, "ai status") == 0
+    assert built[-1].provider == "anthropic"
     with pytest.raises(AiError, match="unknown provider 'bogus'"):
         ai_builtins.run(frontend, "ai provider bogus")
     assert "set to anthropic" in capsys.readouterr().out
