@@ -38,9 +38,10 @@ import shlex
 import shutil
 import signal
 import tempfile
+import termios
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from swebash.api import CommandRecord
@@ -77,6 +78,24 @@ class _Wait:
         self.status: int | None = None
         self.stdin_open = False
         self.added = False
+
+
+@contextlib.contextmanager
+def _keys_as_bytes(fd: int) -> Iterator[None]:
+    """While the rc file runs, Ctrl-C is a byte for bash (ISIG off), as at bash's startup."""
+    try:
+        saved = termios.tcgetattr(fd)
+        quiet = list(saved)
+        quiet[3] &= ~termios.ISIG
+        termios.tcsetattr(fd, termios.TCSANOW, quiet)
+    except (termios.error, OSError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(termios.error, OSError):
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
 
 
 class ShellSession:
@@ -146,16 +165,21 @@ class ShellSession:
             return
         with self.lock:
             shown = False
+            last = b"\n"
 
             def show(data: bytes) -> None:
-                nonlocal shown
+                nonlocal shown, last
                 if not shown:  # the early prompt gives way to what the rc file says
                     write_all(self.stdout_fd, b"\r\x1b[K")
                     shown = True
                 write_all(self.stdout_fd, data)
+                last = data[-1:]
 
             wait = _Wait(0, forward=False, handover=False, echo=None, sink=show)
-            self._pump(wait, None, startup=True)
+            with _keys_as_bytes(self.stdin_fd):  # Ctrl-C goes to the rc file, not to us
+                self._pump(wait, None, startup=True)
+            if last != b"\n":  # "^C" of an interrupted rc file: the prompt starts a line
+                write_all(self.stdout_fd, b"\r\n")
             self._ready = True
 
     def restart(self) -> None:

@@ -179,3 +179,17 @@ def test_tmout_ends_an_idle_shell_as_bash_does(spawn: Spawn, term_env: dict[str,
     term.wait_text("auto-logout")  # bash's own words, then swebash ends
     term.exit_status(timeout=15)
     assert not term.child.isalive()
+
+
+def test_slow_rc_file_is_shown_and_ctrl_c_interrupts_it(spawn: Spawn,
+                                                        term_env: dict[str, str]) -> None:
+    Path(term_env["HOME"], ".swebashrc").write_text(
+        "echo rc-says-hello\necho rc-error >&2\nsleep 30\nexport AFTER_SLEEP=yes\n")
+    term = spawn()
+    term.wait_text("rc-error")  # the rc file's output and errors are shown
+    time.sleep(0.5)  # well into the sleep (no prompt yet: the rc file is still running)
+    assert not term.at_prompt()
+    term.send("\x03")  # interrupts the rc file, as in bash; the shell still starts
+    term.wait_prompt()
+    term.run("echo works-after-rc")
+    assert "rc-says-hello" in term.text() and "works-after-rc" in term.text()
