@@ -313,9 +313,11 @@ COMPLETE = r"""
 # completion file (git ships one even where bash-completion is absent).
 __sb_load_completion() {
   builtin local "cmd=$1" dir name
-  if [[ -z $__sb_bc_loaded && -r /usr/share/bash-completion/bash_completion ]]; then
+  # SWEBASH_BASH_COMPLETION names another bash_completion script ("" for none: tests)
+  builtin local "bc=${SWEBASH_BASH_COMPLETION-/usr/share/bash-completion/bash_completion}"
+  if [[ -z $__sb_bc_loaded && -n $bc && -r $bc ]]; then
     __sb_bc_loaded=1
-    . /usr/share/bash-completion/bash_completion >/dev/null 2>&1
+    . "$bc" >/dev/null 2>&1
   fi
   if builtin declare -F _completion_loader >/dev/null; then
     _completion_loader "$cmd" >/dev/null 2>&1

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from pathlib import Path
 
 import pytest
 
+from swebash.shell.session import ShellSession
 from tests.shell.conftest import Harness
 
 GIT_COMPLETION = Path("/usr/share/bash-completion/completions/git")
@@ -47,3 +49,32 @@ def test_completion_of_variables_and_directories_in_the_session_cwd(
     shell.run("cd deep; MY_SESSION_VAR=1")
     assert shell.session.complete("cd e", timeout=5) == ["er/"]
     assert shell.session.complete("echo $MY_SES", timeout=5) == ["$MY_SESSION_VAR "]
+
+
+@pytest.mark.parametrize("system", ["without", "with"])
+def test_completion_alone_and_with_the_systems_bash_completion(
+        tmp_path: Path, hermetic_env: Path, monkeypatch: pytest.MonkeyPatch,
+        system: str) -> None:
+    """Isolated from the machine's completion files (SWEBASH_BASH_COMPLETION=""), and the
+    same answers when bash-completion is installed and loaded."""
+    if system == "with" and not Path("/usr/share/bash-completion/bash_completion").exists():
+        pytest.skip("bash-completion is not installed (.ci/run installs it)")
+    if system == "without":
+        monkeypatch.setenv("SWEBASH_BASH_COMPLETION", "")
+    monkeypatch.setenv("XDG_DATA_DIRS", str(tmp_path / "none"))
+    (tmp_path / "my dir").mkdir()
+    (tmp_path / "file with space").write_text("")
+    (hermetic_env / ".only-here").write_text("")
+    session = ShellSession.start(rcfile=None, cwd=str(tmp_path))
+    null = os.open(os.devnull, os.O_RDWR)
+    session.stdin_fd = session.stdout_fd = null
+    try:
+        session.wait_ready()
+        assert session.complete("cd my", timeout=5) == ["my\\ dir/"]
+        assert session.complete("ls file\\ w", timeout=5) == ["file\\ with\\ space "]
+        assert session.complete('ls "file w', timeout=5) == ['"file with space" ']
+        assert session.complete("echo ${HOM", timeout=5) == ["${HOME}"]
+        assert session.complete("cat $HOME/.only-he", timeout=5) == ["$HOME/.only-here "]
+    finally:
+        session.close()
+        os.close(null)
