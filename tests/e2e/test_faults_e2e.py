@@ -9,7 +9,7 @@ import json
 import os
 import re
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,13 +19,6 @@ from tests.fakes.server import FakeServer
 
 Spawn = Callable[..., Term]
 TRACEBACK = re.compile(r"Traceback|internal error|Press ENTER")
-
-
-@pytest.fixture
-def server() -> Iterator[FakeServer]:
-    fake = FakeServer().start()
-    yield fake
-    fake.stop()
 
 
 @pytest.fixture

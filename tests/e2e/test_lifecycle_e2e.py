@@ -10,7 +10,7 @@ import secrets
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,13 +19,6 @@ from tests.e2e.conftest import SWEBASH, Term
 from tests.fakes.server import FakeServer
 
 Spawn = Callable[..., Term]
-
-
-@pytest.fixture
-def server() -> Iterator[FakeServer]:
-    fake = FakeServer().start()
-    yield fake
-    fake.stop()
 
 
 def processes_with(needle: str) -> list[int]:
