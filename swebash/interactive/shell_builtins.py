@@ -53,7 +53,8 @@ class ShellBuiltins:
 
     def _list(self, sign: str) -> int:
         data = self.session.capture(f"builtin set {sign}o")
-        recording = self.session.capture('builtin printf %s "$__sb_userhist"')
+        recording = self.session.capture(
+            f'builtin printf %s "${self.session.state_var("userhist")}"')
         if data is None:
             return 1
         mode = "vi" if self.mode == EditingMode.VI else "emacs"

@@ -30,6 +30,7 @@ interactive/history.py) and loads it into bash, so ``history``, ``fc`` and ↑ s
 
 from __future__ import annotations
 
+import re
 import shlex
 
 STATE = r"""
@@ -403,8 +404,8 @@ __sb_complete() {
 """
 
 AFTER_RC = r"""
+{ [[ $- == *x* ]] && { __sb_xtrace=1; builtin set +x; }; } 2>/dev/null
 builtin trap - DEBUG  # a user's DEBUG trap must not see the rest of this file
-[[ $- == *x* ]] && { __sb_xtrace=1; builtin set +x; } 2>/dev/null
 [[ $- == *v* ]] && { __sb_verbose=1; builtin set +v; }
 builtin enable builtin eval read printf local history set shopt unset declare return \
   trap kill jobs exit compgen mapfile 2>/dev/null
@@ -442,6 +443,19 @@ fi
 """
 
 
+# swebash's state variables carry the session's nonce in their names, so nothing a user's rc
+# file does to a guessable name (`readonly __sb_seq`, `unset __sb_cmd`) reaches them
+STATE_VARS = ("cmd", "seq", "dir", "status", "traps", "ready", "ps1", "ps2", "nonce", "userhist",
+              "upc", "fc", "emitted", "xtrace", "verbose", "quiet", "prevhist", "live", "kept",
+              "in_upc", "aliases", "added", "line", "last", "bc_loaded")
+STATE_NAME = re.compile(r"__sb_(" + "|".join(STATE_VARS) + r")(?![A-Za-z0-9_])")
+
+
+def var(name: str, nonce: str) -> str:
+    """The name of state variable ``name`` (e.g. "cmd") in the session with ``nonce``."""
+    return f"__sb_{name}_{nonce}"
+
+
 def render(nonce: str, private_dir: str, rcfile: str | None, login: bool) -> str:
     state = STATE.replace("@NONCE@", shlex.quote(nonce)).replace("@DIR@",
                                                                   shlex.quote(private_dir))
@@ -456,4 +470,4 @@ def render(nonce: str, private_dir: str, rcfile: str | None, login: bool) -> str
     parts += [AFTER_RC, FUNCS, COMPLETE, AFTER_FUNCS]
     if login:  # sourced by the first PROMPT_COMMAND: this prompt's markers come from here
         parts.append("builtin export -n PROMPT_COMMAND\n__sb_state\n__sb_emit\n")
-    return "".join(parts)
+    return STATE_NAME.sub(lambda m: var(m.group(1), nonce), "".join(parts))

@@ -252,7 +252,8 @@ class ShellSession:
             self._write_private("cmd", line.encode("utf-8", "surrogateescape"))
             status_arg = "" if self._next_status is None else f" {self._next_status}"
             self._next_status = None
-            wire = f'__sb_pre {seq}{status_arg};builtin eval "$__sb_cmd";__sb_post {seq}\n'
+            cmd = bashinit.var("cmd", self.nonce)
+            wire = f'__sb_pre {seq}{status_arg};builtin eval "${cmd}";__sb_post {seq}\n'
             tail = OutputTail()
 
             def show(data: bytes) -> None:
@@ -606,6 +607,10 @@ class ShellSession:
         finally:
             with contextlib.suppress(OSError):
                 Path(self.dir, "histload").unlink()
+
+    def state_var(self, name: str) -> str:
+        """The bash name of swebash's state variable ``name`` (see bashinit.STATE_VARS)."""
+        return bashinit.var(name, self.nonce)
 
     def capture(self, command: str, timeout: float = 2.0) -> bytes | None:
         """Output of a builtin command run as a hidden helper (e.g. ``set -o``)."""
