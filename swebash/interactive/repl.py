@@ -251,10 +251,16 @@ class Repl:
     def dispatch(self, line: str) -> None:
         routed = route(line)
         if isinstance(routed, Empty):
+            if self.comfort.state.prompt_commands:
+                self.session.refresh_prompt()  # bash runs PROMPT_COMMAND on an empty line too
             return
         if isinstance(routed, ShellLine):
             self.run_shell_line(line)
             return
+        if not isinstance(routed, Translate) and not line.startswith(" "):
+            # `?` and `ai …` lines, which bash never sees, are for ↑ too; `?? task` is not
+            # history, the command it produces is
+            self.history.remember(line)
         if isinstance(routed, Fix):
             from swebash.interactive.fix import propose_fix
 
