@@ -25,7 +25,7 @@ from swebash.errors import ShellDied
 from swebash.shell.pty import write_all
 from swebash.shell.session import ShellSession
 
-SLICE = 0.1  # longest stretch of output written between two redraws of the prompt
+SLICE = 0.5  # longest stretch of output written between two redraws of the prompt (keys wait)
 TICK = 0.25  # also look now and then: output a completion read for us, a bash that died
 HOLD = 1 << 20  # read no more while this much waits to be shown
 CHUNK = 1 << 16  # read this much, write it, read again: the job and the terminal both move
