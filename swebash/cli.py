@@ -246,7 +246,9 @@ def early_prompt(config: object, cwd: str) -> list[Any] | None:
     try:
         saved: list[Any] = termios.tcgetattr(0)
         held = termios.tcgetattr(0)
-        held[3] &= ~(termios.ICANON | termios.ECHO)
+        # ISIG off too: a Ctrl-C typed while swebash starts is a key for the prompt (^C, $? 130)
+        # or for a slow rc file, never a SIGINT that would end swebash
+        held[3] &= ~(termios.ICANON | termios.ECHO | termios.ISIG)
         termios.tcsetattr(0, termios.TCSANOW, held)
     except termios.error:
         return None

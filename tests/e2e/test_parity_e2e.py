@@ -235,3 +235,15 @@ def test_ctrl_r_enter_runs_the_match(pair: Pair) -> None:
 
 def test_swebash_is_the_program_under_test() -> None:
     assert Path(SWEBASH).exists()
+
+
+def test_ctrl_c_at_the_prompt_shows_it_and_sets_status(pair: Pair) -> None:
+    ours, theirs = pair()
+    for term in (ours, theirs):
+        term.wait_prompt()
+        term.send("half typed")
+        term.wait_for(lambda t: "half typed" in t.cursor_line(), what="typed text")
+        term.send("\x03")
+        term.wait_for(lambda t: "half typed^C" in t.text(), what="^C")
+        term.run("echo status=$?")
+        term.wait_text("status=130")

@@ -193,3 +193,11 @@ def test_slow_rc_file_is_shown_and_ctrl_c_interrupts_it(spawn: Spawn,
     term.wait_prompt()
     term.run("echo works-after-rc")
     assert "rc-says-hello" in term.text() and "works-after-rc" in term.text()
+
+
+def test_ctrl_c_while_swebash_starts_does_not_end_it(spawn: Spawn) -> None:
+    term = spawn()
+    term.send("\x03")  # before the line editor is up
+    term.wait_prompt()
+    term.run("echo still-here")
+    assert "still-here" in term.text() and term.child.isalive()
