@@ -197,7 +197,8 @@ def test_slow_rc_file_is_shown_and_ctrl_c_interrupts_it(spawn: Spawn,
 
 def test_ctrl_c_while_swebash_starts_does_not_end_it(spawn: Spawn) -> None:
     term = spawn()
-    term.send("\x03")  # before the line editor is up
+    term.wait_for(lambda t: t.text().rstrip().endswith(("$", "#")), what="the early prompt")
+    term.send("\x03")  # the prompt is drawn, the line editor is not up yet
     term.wait_prompt()
     term.run("echo still-here")
     assert "still-here" in term.text() and term.child.isalive()
