@@ -44,9 +44,17 @@ class Pty:
         os.write(self.fd, data)
 
     def close(self) -> None:
+        """Hang up like a closing window (swebash removes its temp dir), then make sure."""
         try:
-            os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
+            os.kill(self.pid, signal.SIGHUP)
+            deadline = time.monotonic() + 3
+            while time.monotonic() < deadline:
+                if os.waitpid(self.pid, os.WNOHANG)[0]:
+                    break
+                time.sleep(0.02)
+            else:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
         except OSError:
             pass
         os.close(self.fd)

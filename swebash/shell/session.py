@@ -28,6 +28,7 @@ thread while the line editor drains the pty.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import errno
 import os
@@ -119,6 +120,9 @@ class ShellSession:
         self.last_added_to_history = False
         self._shown_later = bytearray()  # output that arrived during a hidden helper
         self._launch(cwd)
+        # however swebash ends (a SIGHUP while it is still starting, too): bash hung up, the
+        # private dir removed
+        atexit.register(self.close)
 
     def _launch(self, cwd: str | None) -> None:
         self.dir = tempfile.mkdtemp(prefix="swebash-")  # 0700
@@ -205,7 +209,8 @@ class ShellSession:
             with contextlib.suppress(OSError):
                 os.close(fd)
         self.master = self.slave = self.ack_fd = self.hidden_fd = -1
-        shutil.rmtree(self.dir, ignore_errors=True)
+        if self.dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
     # ------------------------------------------------------------------ state
 
