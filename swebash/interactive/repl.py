@@ -73,7 +73,7 @@ class Repl:
             completer=ThreadedCompleter(self.completer),
             complete_while_typing=False,
             key_bindings=merge_key_bindings([self._bindings(), self.comfort.bindings()]),
-            multiline=True,
+            multiline=False,  # Ctrl-R searches in the prompt line, as in bash (Enter: ours)
             # a wrapped long line starts at the left edge, as in bash (nothing to copy along)
             prompt_continuation=lambda width, line, wrap: (
                 "" if wrap else self.comfort.continuation(width)),
