@@ -238,10 +238,3 @@ def write_verdict(real: str, cwd: str, shown: str) -> Verdict:
     if not reasons:
         reasons.append(f"writes {shown}")
     return Verdict("ask", dangerous, tuple(reasons))
-
-
-def looks_binary(head: bytes) -> bool:
-    """NUL, or more than 30 % control bytes in the first 8 KB (shared with the tools)."""
-    from swebash.tools.files import looks_binary as check
-
-    return check(head)
