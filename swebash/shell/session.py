@@ -49,6 +49,7 @@ from swebash.api import CommandRecord
 from swebash.errors import ShellDied
 from swebash.shell import bashinit
 from swebash.shell.context import CommandContext, OutputTail
+from swebash.shell.helpers import HelperCalls
 from swebash.shell.markers import EchoFilter, Marker, MarkerParser, expected_echo
 from swebash.shell.pty import (
     copy_winsize,
@@ -58,7 +59,6 @@ from swebash.shell.pty import (
     take_pending_input,
     write_all,
 )
-from swebash.shell.userprompt import STATE_FILE, PromptState, read_prompt_state
 
 POLL = 0.2  # seconds between liveness checks while waiting for output
 # escape sequences (arrow keys…) and control bytes other than tab and newline
@@ -99,7 +99,7 @@ def _keys_as_bytes(fd: int) -> Iterator[None]:
             termios.tcsetattr(fd, termios.TCSANOW, saved)
 
 
-class ShellSession:
+class ShellSession(HelperCalls):
     def __init__(self, *, rcfile: str | None, login: bool, env: dict[str, str],
                  cwd: str | None) -> None:
         self._rcfile = rcfile
@@ -536,87 +536,3 @@ class ShellSession:
         self._read_hidden()
         self._pending_hidden = None
         return True
-
-    def prompt_state(self) -> PromptState:
-        """The user's expanded PS1/PS2 and bash's ``$-`` as of the last prompt."""
-        return read_prompt_state(Path(self.dir, STATE_FILE), self.nonce)
-
-    def refresh_prompt(self, timeout: float = 1.0) -> None:
-        """Run the user's PROMPT_COMMAND and expand PS1 again without a command (an empty
-        line at the prompt makes bash do that too)."""
-        if self.alive:
-            self._hidden("__sb_state", timeout)
-
-    def needs_more_input(self, text: str) -> bool:
-        from swebash.shell.continuation import needs_more_input
-
-        return needs_more_input(text)
-
-    def exported_env(self) -> dict[str, str]:
-        data = self._hidden("__sb_env", 2.0) if self.alive else None
-        if not data:
-            return dict(self._env)
-        env: dict[str, str] = {}
-        for entry in data.split(b"\0"):
-            key, sep, value = entry.partition(b"=")
-            if sep and key:
-                env[key.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
-        return env
-
-    def complete_words(self, words: list[str], cur: str, line: str,
-                       timeout: float = 0.1) -> list[tuple[str, str]]:
-        """Bash's candidates for the last of ``words`` (as typed; ``cur`` is it unquoted):
-        (kind, text) with kind ``d`` directory, ``f`` file, ``v`` variable, ``w`` other."""
-        if not self.alive:
-            return []
-        with self.lock:
-            payload = "\0".join([str(len(words) - 1), line, cur, *words]) + "\0"
-            self._write_private("cline", payload.encode("utf-8", "surrogateescape"))
-            try:
-                data = self._hidden("__sb_complete", timeout)
-            finally:
-                with contextlib.suppress(OSError):
-                    Path(self.dir, "cline").unlink()
-        if not data:
-            return []
-        seen: dict[tuple[str, str], None] = {}
-        for item in data.decode("utf-8", "replace").splitlines():
-            if len(item) > 1:
-                seen.setdefault((item[0], item[1:]), None)
-        return list(seen)
-
-    def complete(self, text_before_cursor: str, timeout: float = 0.1) -> list[str]:
-        """What one Tab would insert for each candidate (quoted, ``/`` after directories)."""
-        from swebash.shell.completion import complete_line
-
-        return [c.insert for c in complete_line(self, text_before_cursor, timeout)]
-
-    def dump_history(self, timeout: float = 2.0) -> bytes | None:
-        """Bash's history list in its own file format with timestamps (None on timeout)."""
-        path = Path(self.dir, "histdump")
-        try:
-            if self._hidden("__sb_histdump", timeout) is None:
-                return None
-            return path.read_bytes()
-        except OSError:
-            return None
-        finally:
-            with contextlib.suppress(OSError):
-                path.unlink()
-
-    def load_history(self, data: bytes, timeout: float = 2.0) -> None:
-        """Replace bash's history list with ``data`` (bash's file format)."""
-        self._write_private("histload", data)
-        try:
-            self._hidden("__sb_histload", timeout)
-        finally:
-            with contextlib.suppress(OSError):
-                Path(self.dir, "histload").unlink()
-
-    def state_var(self, name: str) -> str:
-        """The bash name of swebash's state variable ``name`` (see bashinit.STATE_VARS)."""
-        return bashinit.var(name, self.nonce)
-
-    def capture(self, command: str, timeout: float = 2.0) -> bytes | None:
-        """Output of a builtin command run as a hidden helper (e.g. ``set -o``)."""
-        return self._hidden(command, timeout)
