@@ -199,3 +199,21 @@ def test_ctrl_c_while_swebash_starts_does_not_end_it(spawn: Spawn) -> None:
     term.wait_prompt()
     term.run("echo still-here")
     assert "still-here" in term.text() and term.child.isalive()
+
+
+def test_history_c_empties_up_arrow_and_the_file_too(spawn: Spawn,
+                                                     term_env: dict[str, str]) -> None:
+    term = spawn()
+    term.run("echo forget-me-77")
+    term.run("history -c")
+    term.send("\x1b[A")  # ↑: nothing left to recall
+    term.send("\x1b[A")
+    time.sleep(0.5)
+    term.pump()
+    assert "forget-me-77" not in term.cursor_line()
+    term.send("\x15")
+    term.run("history")
+    lines = [row for row in term.text().splitlines() if row.strip()]
+    assert "forget-me-77" not in lines[-2]
+    saved = Path(term_env["HOME"], ".local/state/swebash/history")
+    assert "forget-me-77" not in saved.read_text()
