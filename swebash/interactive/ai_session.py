@@ -19,7 +19,7 @@ import contextlib
 import os
 import sys
 import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
 from swebash.api import AiService, ChatRequest, ConfirmRequest, TerminalContext
@@ -115,7 +115,8 @@ class AiFrontend:
         """Run ``coro`` on the AI loop; Ctrl-C cancels it and waits briefly for cleanup."""
         future = self._loop.submit(coro)
         try:
-            return future.result()
+            with signals_on(self.tty_fd):
+                return future.result()
         except KeyboardInterrupt:
             future.cancel()
             try:
@@ -251,3 +252,36 @@ class AiFrontend:
         if self._platform is not None:
             self._platform.close()  # MCP server processes stop before the loop does
         self._loop.close()
+
+
+@contextlib.contextmanager
+def signals_on(fd: int) -> Iterator[None]:
+    """Let Ctrl-C be SIGINT while a turn runs.
+
+    Between prompts the terminal stays in the held mode the early prompt set up, where ISIG is
+    off so a Ctrl-C typed during startup is a key; a turn needs it on, or Ctrl-C would be a
+    byte nobody reads and the answer could not be cancelled. The y/N question switches signals
+    off again for its own key and restores this.
+    """
+    import termios
+
+    try:
+        saved = termios.tcgetattr(fd)
+    except (termios.error, OSError):
+        yield
+        return
+    if saved[3] & termios.ISIG:
+        yield
+        return
+    wanted = list(saved)
+    wanted[3] |= termios.ISIG
+    try:
+        termios.tcsetattr(fd, termios.TCSANOW, wanted)
+    except (termios.error, OSError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(termios.error, OSError):
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
