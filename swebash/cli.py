@@ -199,6 +199,11 @@ def interactive(opts: Options) -> int:
         print("swebash: --continue applies to -c and piped input; in the shell, "
               "`ai resume` continues the newest conversation", file=sys.stderr)
     exit_on_signals()
+    # An exported COLUMNS/LINES is a snapshot of some other terminal (test runners and some
+    # scripts export them); rich would trust it over the real window and wrap answers at the
+    # wrong width. The window size is asked of the terminal, and bash keeps its own COLUMNS.
+    for name in ("COLUMNS", "LINES"):
+        os.environ.pop(name, None)
     rcfile = None if opts.norc else config.paths.rc_file
     session = ShellSession.start(rcfile=rcfile, login=opts.login)
     saved = early_prompt(config, session.cwd)
