@@ -25,9 +25,13 @@ CASES = [
     "echo !! | wc", "!ec:s#one#1#", "!e:s/o/O/:gs/t/T/", "!-2:s/a b/c/", "!1:e", "!1:2:r",
     "echo $((!1))", "echo 'a'!!", 'echo "x" !$', "!?b\"?", "!-2:^", "!-2:$:q", "!e !l",
     "!1:Gs/o/0/", "!-2:^-$", "echo a\nb !!",
+    # checked while writing the independent implementation
+    "[!e ]!!", "a ${!e", "!$!*", "!1:1$!e", "$!e", "$!#!*", "!#*", "!1:0^", "!1:^^", "!1:s",
+    "!1:gs/o/0/:s/e/E/", "!1:Gs/o/0/:s/e/E/", "!-3:h:gs/l/L/", "!?o?:%", "!ls-", "!1:q:s/o/O/",
+    "!1:x", "!?two?:s//2/", "echo $(a !-2:1) `!$`", "!-2:Gs/a/X/",
 ]
 ERRORS = ["!nope", 'echo "it!s"', "!0", "!9", "!-9", "!-2:9", "!ls:3", "!-2:s/zz/q/", "!!:z",
-          "^zz^y", "!?zzz?"]
+          "^zz^y", "!?zzz?", "!! [!e]", "!1:2^", "!1:4*", "!e\"x\""]
 
 
 def bash_expand(line: str, history: list[str]) -> tuple[int, str]:
@@ -107,3 +111,19 @@ def test_words_split_like_readline() -> None:
         "git", "commit", "-m", '"a b"', "2>&1", "|", "tee", "x"]
     assert words("a&&b;c >>f <(x y) $(p q)") == ["a", "&&", "b", ";", "c", ">>", "f",
                                                "<(x y)", "$(p q)"]
+
+
+def test_state_carries_over_like_bash() -> None:
+    expander = HistoryExpander()
+    assert expander.expand("!?tee?", HISTORY).line == HISTORY[2]
+    assert expander.expand("!1:%", HISTORY).line == "tee"  # the word of the last search
+    expander.expand("!1:s/one/1/", HISTORY)
+    assert expander.expand("^^uno^", ["echo one"]).line == "echo uno"  # old from the last :s
+
+
+def test_runaway_each_word_substitution_stops() -> None:
+    # bash itself loops forever here (the replacement contains what it replaces)
+    expander = HistoryExpander()
+    expander.expand("!!:s/a/Z:ga/", ["cat README"])
+    with pytest.raises(HistoryExpansionError, match="substitution failed"):
+        expander.expand("!!:G&", ["cat README"])
