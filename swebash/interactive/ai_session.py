@@ -19,13 +19,14 @@ import contextlib
 import os
 import sys
 import threading
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TextIO
 
 from swebash.api import AiService, ChatRequest, ConfirmRequest, TerminalContext
 from swebash.config import Config
 from swebash.errors import SwebashError
 from swebash.interactive.ai_loop import AiLoop
+from swebash.shell.pty import signal_keys
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -115,7 +116,9 @@ class AiFrontend:
         """Run ``coro`` on the AI loop; Ctrl-C cancels it and waits briefly for cleanup."""
         future = self._loop.submit(coro)
         try:
-            with signals_on(self.tty_fd):
+            # Between prompts the terminal is held with ISIG off (a Ctrl-C during startup is a
+            # key); a turn needs Ctrl-C as SIGINT, or the answer could not be cancelled.
+            with signal_keys(self.tty_fd, on=True):
                 return future.result()
         except KeyboardInterrupt:
             future.cancel()
@@ -252,36 +255,3 @@ class AiFrontend:
         if self._platform is not None:
             self._platform.close()  # MCP server processes stop before the loop does
         self._loop.close()
-
-
-@contextlib.contextmanager
-def signals_on(fd: int) -> Iterator[None]:
-    """Let Ctrl-C be SIGINT while a turn runs.
-
-    Between prompts the terminal stays in the held mode the early prompt set up, where ISIG is
-    off so a Ctrl-C typed during startup is a key; a turn needs it on, or Ctrl-C would be a
-    byte nobody reads and the answer could not be cancelled. The y/N question switches signals
-    off again for its own key and restores this.
-    """
-    import termios
-
-    try:
-        saved = termios.tcgetattr(fd)
-    except (termios.error, OSError):
-        yield
-        return
-    if saved[3] & termios.ISIG:
-        yield
-        return
-    wanted = list(saved)
-    wanted[3] |= termios.ISIG
-    try:
-        termios.tcsetattr(fd, termios.TCSANOW, wanted)
-    except (termios.error, OSError):
-        yield
-        return
-    try:
-        yield
-    finally:
-        with contextlib.suppress(termios.error, OSError):
-            termios.tcsetattr(fd, termios.TCSANOW, saved)

@@ -57,6 +57,30 @@ def raw_terminal(fd: int) -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def signal_keys(fd: int, on: bool) -> Iterator[None]:
+    """Turn the terminal's ISIG on or off for a while (Ctrl-C a signal, or just a byte).
+
+    Restores what was there; a descriptor that is no terminal is left alone."""
+    try:
+        saved = termios.tcgetattr(fd)
+        wanted = list(saved)
+        if on:
+            wanted[3] |= termios.ISIG
+        else:
+            wanted[3] &= ~termios.ISIG
+        if wanted != saved:
+            termios.tcsetattr(fd, termios.TCSANOW, wanted)
+    except (termios.error, OSError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(termios.error, OSError):
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
+
+
+@contextlib.contextmanager
 def forward_winch(src: int, dst: int) -> Iterator[None]:
     """While active, every SIGWINCH copies ``src``'s window size to the pty ``dst``."""
     if not os.isatty(src):

@@ -39,10 +39,9 @@ import shlex
 import shutil
 import signal
 import tempfile
-import termios
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from swebash.api import CommandRecord
@@ -55,6 +54,7 @@ from swebash.shell.pty import (
     copy_winsize,
     forward_winch,
     raw_terminal,
+    signal_keys,
     spawn,
     take_pending_input,
     write_all,
@@ -79,24 +79,6 @@ class _Wait:
         self.status: int | None = None
         self.stdin_open = False
         self.added = False
-
-
-@contextlib.contextmanager
-def _keys_as_bytes(fd: int) -> Iterator[None]:
-    """While the rc file runs, Ctrl-C is a byte for bash (ISIG off), as at bash's startup."""
-    try:
-        saved = termios.tcgetattr(fd)
-        quiet = list(saved)
-        quiet[3] &= ~termios.ISIG
-        termios.tcsetattr(fd, termios.TCSANOW, quiet)
-    except (termios.error, OSError):
-        yield
-        return
-    try:
-        yield
-    finally:
-        with contextlib.suppress(termios.error, OSError):
-            termios.tcsetattr(fd, termios.TCSANOW, saved)
 
 
 class ShellSession(HelperCalls):
@@ -180,7 +162,7 @@ class ShellSession(HelperCalls):
                 last = data[-1:]
 
             wait = _Wait(0, forward=False, handover=False, echo=None, sink=show)
-            with _keys_as_bytes(self.stdin_fd):  # Ctrl-C goes to the rc file, not to us
+            with signal_keys(self.stdin_fd, on=False):  # Ctrl-C goes to the rc file, not to us
                 self._pump(wait, None, startup=True)
             if last != b"\n":  # "^C" of an interrupted rc file: the prompt starts a line
                 write_all(self.stdout_fd, b"\r\n")
