@@ -13,6 +13,8 @@ import pexpect
 import pyte
 import pytest
 
+from tests.fakes.server import FakeServer
+
 SWEBASH = str(Path(sys.executable).parent / "swebash")
 
 
@@ -115,3 +117,10 @@ def spawn(term_env: dict[str, str]) -> Iterator[Callable[..., Term]]:
     yield make
     for term in terms:
         term.close()
+
+
+@pytest.fixture
+def ai_env(server: FakeServer) -> dict[str, str]:
+    """The environment that points swebash at the local OpenAI-protocol server (no retries)."""
+    return {"OPENAI_API_KEY": "sk-test-not-a-real-key-000000", "SWEBASH_AI_PROVIDER": "openai",
+            "OPENAI_BASE_URL": server.url + "/v1", "SWEBASH_AI_MAX_RETRIES": "0"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pyte
@@ -16,19 +16,6 @@ from tests.e2e.conftest import SWEBASH, Term
 from tests.fakes.server import FakeServer
 
 Spawn = Callable[..., Term]
-
-
-@pytest.fixture
-def server() -> Iterator[FakeServer]:
-    fake = FakeServer().start()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture
-def ai_env(server: FakeServer) -> dict[str, str]:
-    return {"OPENAI_API_KEY": "sk-test-not-a-real-key-000000", "SWEBASH_AI_PROVIDER": "openai",
-            "OPENAI_BASE_URL": server.url + "/v1", "SWEBASH_AI_MAX_RETRIES": "0"}
 
 
 def tool(command: str) -> list[list[str]]:

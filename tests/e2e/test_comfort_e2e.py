@@ -5,7 +5,7 @@ and `?fix` against the local OpenAI-protocol server."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,13 +14,6 @@ from tests.e2e.conftest import Term
 from tests.fakes.server import FakeServer
 
 Spawn = Callable[..., Term]
-
-
-@pytest.fixture
-def server() -> Iterator[FakeServer]:
-    fake = FakeServer().start()
-    yield fake
-    fake.stop()
 
 
 def test_history_suggestion_while_typing_a_prefix(spawn: Spawn) -> None:

@@ -21,12 +21,6 @@ Spawn = Callable[..., Term]
 TRACEBACK = re.compile(r"Traceback|internal error|Press ENTER")
 
 
-@pytest.fixture
-def ai_env(server: FakeServer) -> dict[str, str]:
-    return {"OPENAI_API_KEY": "sk-test-not-a-real-key-000000", "SWEBASH_AI_PROVIDER": "openai",
-            "OPENAI_BASE_URL": server.url + "/v1", "SWEBASH_AI_MAX_RETRIES": "0"}
-
-
 def works(term: Term) -> None:
     """The shell runs commands, keeps state, and showed no traceback."""
     term.run("cd / && export FAULT_PROBE=kept")

@@ -8,7 +8,7 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,19 +19,6 @@ from tests.fakes.server import FakeServer
 
 Spawn = Callable[..., Term]
 ROOT = str(Path(__file__).resolve().parents[2])
-
-
-@pytest.fixture
-def server() -> Iterator[FakeServer]:
-    fake = FakeServer().start()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture
-def ai_env(server: FakeServer) -> dict[str, str]:
-    return {"OPENAI_API_KEY": "sk-test-not-a-real-key-000000", "SWEBASH_AI_PROVIDER": "openai",
-            "OPENAI_BASE_URL": server.url + "/v1", "SWEBASH_AI_MAX_RETRIES": "0"}
 
 
 def configure_mcp(home: Path, pidfile: Path, trust: bool = True, extra: str = "") -> None:

@@ -22,13 +22,6 @@ from tests.safety.sandbox_fixtures import CANARY, Listener, World, available, ma
 
 
 @pytest.fixture
-def server() -> Iterator[FakeServer]:
-    fake = FakeServer().start()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture
 def tcp() -> Iterator[Listener]:
     listener = Listener()
     yield listener
