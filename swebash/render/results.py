@@ -94,7 +94,7 @@ def view_result(end: ToolCallEnd, max_lines: int = 5) -> ResultView:
     """Headline and visible lines for one finished tool call."""
     try:
         data: object = json.loads(end.result)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the decoder's depth
         data = end.result
     text, exit_code, truncated, error = _output_of(data)
     kind = error_kind(data)

@@ -183,3 +183,9 @@ def test_retry_wait_counts_down() -> None:
     assert "retrying in 2 s" in output(tty)
     spinner.stop()
     spinner.terminal.clear()
+
+
+def test_a_result_nested_past_the_json_decoder_is_shown_as_text() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    view = view_result(ToolCallEnd("mcp__srv__deep", deep, True, 1.0))
+    assert view.ok and view.lines  # no RecursionError: the raw text is the output
