@@ -273,6 +273,7 @@ class Repl:
                 print("swebash: ask a question after '?', e.g. ? why did that fail")
                 return
             self.status = self.ai.ask(routed.text)
+            self.session.set_next_status(self.status)  # `echo $?` agrees with the prompt
         elif isinstance(routed, Translate):
             if not routed.text:
                 print("swebash: describe a task after '??', e.g. ?? find big files")
@@ -284,6 +285,7 @@ class Repl:
             from swebash.interactive import ai_builtins
 
             self.status = ai_builtins.run(self.ai, routed.text)
+            self.session.set_next_status(self.status)
 
     def run_shell_line(self, line: str) -> None:
         answered = self.builtins.answer(line)

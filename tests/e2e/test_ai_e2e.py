@@ -331,3 +331,16 @@ def test_parallel_calls_are_each_labelled(spawn: Spawn, server: FakeServer,
         assert f"part{i}" in rows[label + 1]  # and its output right below
     panel_rows = [row for row in rows if row.startswith(("╭", "│", "╰"))]
     assert len(panel_rows) == 12  # three compact panels of four rows
+
+
+def test_the_status_of_a_question_is_what_dollar_question_mark_says(spawn: Spawn,
+                                                                    server: FakeServer,
+                                                                    ai_env: dict[str, str]) -> None:
+    server.script({"status": 500, "message": "boom"}, {"text": "fine."})
+    term = spawn(env=ai_env)
+    term.run("? this one fails")
+    term.run("echo status=$?")
+    assert "status=1" in term.text()
+    term.run("? this one works")
+    term.run("echo status=$?")
+    assert "status=0" in term.text()
