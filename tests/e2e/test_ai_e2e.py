@@ -244,20 +244,26 @@ def test_a_long_streamed_answer_equals_one_render(term_env: dict[str, str], serv
 
 
 def test_translate_warns_about_a_dangerous_proposal(spawn: Spawn, server: FakeServer,
-                                                    ai_env: dict[str, str]) -> None:
-    server.script({"text": "COMMAND: rm -rf ~/*\nEXPLANATION: deletes everything in home"})
-    term = spawn(env=ai_env)
+                                                    ai_env: dict[str, str],
+                                                    tmp_path: Path) -> None:
+    # The proposal is never run (no Enter is pressed); even so it only names a canary dir.
+    (tmp_path / "canary").mkdir()
+    server.script({"text": "COMMAND: rm -rf canary/*\nEXPLANATION: deletes the canary's files"})
+    term = spawn(env=ai_env, cwd=str(tmp_path))
     term.wait_prompt()
     term.send("?? clean up files that don't matter\r")
     term.wait_text("dangerous")
-    term.wait_for(lambda t: t.cursor_line().rstrip().endswith("# rm -rf ~/*"), what="buffer")
+    term.wait_for(lambda t: t.cursor_line().rstrip().endswith("# rm -rf canary/*"),
+                  what="buffer")
     rows = term.text().splitlines()
     warning = next(i for i, row in enumerate(rows) if "dangerous" in row)
     assert rows[warning].startswith("⚠ dangerous: ")
     assert "deletes files recursively" in rows[warning]
     assert "rm -rf" not in rows[warning]  # the reasons do not repeat the command
-    assert "rm -rf ~/*" in rows[warning + 1]  # the next prompt holds it, unrun
+    assert "rm -rf canary/*" in rows[warning + 1]  # the next prompt holds it, unrun
     term.send("\x03")  # abandon the line: nothing is run
+    term.wait_prompt()
+    assert (tmp_path / "canary").is_dir()
 
 
 def test_a_failing_tool_shows_a_cross_and_its_last_line(spawn: Spawn, server: FakeServer,
