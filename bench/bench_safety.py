@@ -9,8 +9,11 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from _timing import median_ms
 
 from swebash.safety.gate import DefaultGate
 from tests.safety.corpus_families import FAMILY_DANGEROUS, FAMILY_READ_ONLY, STRESS
@@ -27,14 +30,8 @@ def pipeline(length: int) -> str:
     return " | ".join(parts)[:length].rsplit(" | ", 1)[0]
 
 
-def timed(fn: object, runs: int) -> float:
-    assert callable(fn)
-    samples = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - started)
-    return statistics.median(samples) * 1000
+def timed(fn: Callable[[], object], runs: int) -> float:
+    return median_ms(fn, runs)
 
 
 def main() -> int:

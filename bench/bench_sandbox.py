@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import _timing as timing
 
 from swebash.config import SandboxConfig
 from swebash.safety import sandbox_bwrap, sandbox_landlock
@@ -28,23 +28,12 @@ ARGV = ["bash", "-c", "true"]
 
 
 def median_ms(fn: Callable[[], object], runs: int = RUNS) -> float:
-    fn()  # warm: caches, page cache
-    samples = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - started)
-    return statistics.median(samples) * 1000
+    return timing.median_ms(fn, runs, warm=True)
 
 
 def best_ms(fn: Callable[[], object], runs: int = RUNS) -> float:
     """The quickest run: what the sandbox costs when the machine is not busy with others."""
-    samples = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - started)
-    return min(samples) * 1000
+    return timing.best_ms(fn, runs)
 
 
 def plain(cwd: str, env: dict[str, str]) -> None:

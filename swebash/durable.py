@@ -18,8 +18,10 @@ import os
 from pathlib import Path
 
 
-def append_whole(path: Path, data: bytes, mode: int = 0o600) -> None:
-    """Append ``data`` to ``path`` atomically with respect to other appenders; raise OSError."""
+def append_whole(path: Path, data: bytes, mode: int = 0o600, *, sync: bool = False) -> None:
+    """Append ``data`` to ``path`` atomically with respect to other appenders; raise OSError.
+
+    ``sync``: fsync before returning, for records that must survive a crash of the machine."""
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, mode)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
@@ -31,6 +33,8 @@ def append_whole(path: Path, data: bytes, mode: int = 0o600) -> None:
                 if written <= 0:
                     raise OSError(28, "No space left on device")
                 view = view[written:]
+            if sync:
+                os.fsync(fd)
         except OSError:
             try:
                 os.ftruncate(fd, size)

@@ -19,6 +19,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from swebash import workspace
 from swebash.safety.base import Redactor
 
 NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
@@ -63,10 +64,8 @@ class Instructions:
 
 
 def git_root(cwd: Path) -> Path | None:
-    for directory in (cwd, *cwd.parents):
-        if (directory / ".git").exists():
-            return directory
-    return None
+    root = workspace.git_root(str(cwd))
+    return None if root is None else Path(root)
 
 
 def candidate_dirs(cwd: Path) -> list[Path]:

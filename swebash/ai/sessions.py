@@ -32,6 +32,7 @@ from typing import Any
 
 from swebash.ai.conversation import DEFAULT_BUDGET, Conversation
 from swebash.config import SessionsConfig
+from swebash.durable import append_whole
 from swebash.providers.base import (
     AssistantMessage,
     Message,
@@ -176,14 +177,9 @@ class SessionStore:
 
 
 def append_line(path: Path, record: dict[str, Any]) -> None:
-    """One whole line in one write, then fsync: a crash leaves whole lines or a torn last one."""
+    """One whole line (a short write is cut back), synced: a crash leaves only whole lines."""
     data = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    append_whole(path, data, sync=True)
 
 
 class RecordedConversation(Conversation):

@@ -9,9 +9,9 @@ went away the file is rewritten to match. The first time, the file is seeded fro
 ``~/.bash_history``.
 
 The file keeps prompt-toolkit's format (``# date`` then ``+line`` per line of the entry). Each
-entry is appended with ONE ``write`` on an O_APPEND descriptor under ``flock``, so concurrent
-shells never interleave half entries; a short write (disk full) is cut back so no partial
-entry is ever left, and reported once. An unusable location (a directory, a read-only
+entry is appended whole under ``flock`` (``durable.append_whole``), so concurrent shells never
+interleave half entries; a short write (disk full) is cut back so no partial entry is ever
+left, and reported once. An unusable location (a directory, a read-only
 parent, a state dir that is a file) gives one warning and a shell that does not persist.
 """
 
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import fcntl
 import os
 import re
 import sys
@@ -27,6 +26,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from prompt_toolkit.history import History
+
+from swebash.durable import append_whole
 
 USES_HISTORY = re.compile(r"(^|[\s;&|(`])(history|fc)(\s|$|[;&|)])")
 
@@ -126,29 +127,10 @@ class ShellHistory(History):
     def store_string(self, string: str) -> None:
         if self.path is None:
             return
-        data = entry_bytes(string)
-        try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC,
-                         0o600)
+        try:  # whole or not at all: a short write is cut back, never a partial entry
+            append_whole(self.path, entry_bytes(string))
         except OSError as exc:
             self._warn(f"history not saved ({exc.strerror or exc})")
-            return
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            size = os.fstat(fd).st_size
-            try:
-                written = os.write(fd, data)
-            except OSError as exc:
-                written = -1
-                self._warn(f"history not saved ({exc.strerror or exc})")
-            if written != len(data):
-                os.ftruncate(fd, size)  # never leave a partial entry behind
-                if written >= 0:
-                    self._warn("history not saved (short write: disk full?)")
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
 
     # ------------------------------------------------------------------ the one list
 

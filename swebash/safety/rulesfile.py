@@ -31,6 +31,7 @@ from typing import Literal
 from swebash.safety.commands import classify
 from swebash.safety.model import base
 from swebash.safety.tables import RUNS_ANYTHING
+from swebash.workspace import git_root
 
 Decision = Literal["allow", "ask", "deny"]
 DECISIONS: tuple[Decision, ...] = ("allow", "ask", "deny")
@@ -180,14 +181,7 @@ def narrowest_prefix(argv: list[str]) -> list[str] | None:
 
 def project_root(cwd: str) -> str:
     here = os.path.realpath(cwd)
-    probe = here
-    while True:
-        if os.path.exists(os.path.join(probe, ".git")):
-            return probe
-        parent = os.path.dirname(probe)
-        if parent == probe:
-            return here
-        probe = parent
+    return git_root(here) or here
 
 
 def add_approval(command: str, scope: Literal["project", "always"], cwd: str,

@@ -48,6 +48,7 @@ from swebash.safety.paths import (
     secret_reason,
     within,
 )
+from swebash.workspace import git_root
 
 SYSTEM_SECRETS = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-",
                   "/etc/sudoers", "/etc/sudoers.d", "/etc/ssl/private", "/etc/wireguard",
@@ -102,14 +103,7 @@ class Policy:
 def work_root(cwd: str) -> str:
     """The git root above ``cwd`` (a ``.git`` directory or file), else ``cwd`` itself."""
     path = os.path.realpath(cwd)
-    probe = path
-    while True:
-        if os.path.lexists(os.path.join(probe, ".git")):
-            return probe
-        parent = os.path.dirname(probe)
-        if parent == probe:
-            return path
-        probe = parent
+    return git_root(path) or path
 
 
 def secret_name(rel: str) -> bool:
