@@ -13,11 +13,10 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import threading
 from collections.abc import Coroutine
-from types import FrameType
 from typing import TYPE_CHECKING, Any, TextIO
 
+from swebash import lifecycle
 from swebash.api import AiService, ChatRequest, Error
 from swebash.config import Config
 from swebash.errors import SwebashError
@@ -40,7 +39,7 @@ class PlainAiHost:
         self._platform: AiPlatform | None = None
         self._service: AiService | None = None
         self._loop: AiLoop | None = None
-        self._saved: dict[int, Any] = {}
+        self._saved: lifecycle.Saved = {}
 
     # ------------------------------------------------------------------ lazy parts
 
@@ -162,17 +161,7 @@ class PlainAiHost:
 
     def _trap_signals(self) -> None:
         """SIGTERM/SIGHUP become SystemExit in the main thread, so ``close()`` still runs."""
-        if threading.current_thread() is not threading.main_thread():
-            return
-
-        def on_signal(signum: int, frame: FrameType | None) -> None:
-            raise SystemExit(128 + signum)
-
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            try:
-                self._saved[sig] = signal.signal(sig, on_signal)
-            except (OSError, ValueError):
-                pass
+        self._saved = lifecycle.exit_on_signals((signal.SIGTERM, signal.SIGHUP))
 
     def close(self) -> None:
         """Stop MCP servers and the loop thread; restore signal handlers. Idempotent."""
@@ -181,12 +170,7 @@ class PlainAiHost:
         if self._loop is not None:
             self._loop.close()
             self._loop = None
-        for sig, handler in self._saved.items():
-            try:
-                signal.signal(sig, handler)
-            except (OSError, ValueError):
-                pass
-        self._saved.clear()
+        lifecycle.restore_signals(self._saved)
 
     def __enter__(self) -> PlainAiHost:
         return self

@@ -218,24 +218,15 @@ def interactive(opts: Options) -> int:
 
 
 def exit_on_signals() -> None:
-    """SIGHUP (the window closed), SIGTERM and SIGQUIT end swebash the way `exit` does.
-
-    The handler raises SystemExit in the main thread, so every ``finally`` on the way out runs:
-    the AI loop cancels its tasks (tool process groups are killed, MCP servers stopped), bash
-    gets its SIGHUP (and hangs up its jobs, as bash does), the private temp dir is removed and
-    the terminal modes are restored. Further signals are ignored while that happens.
-    """
+    """SIGHUP (the window closed), SIGTERM and SIGQUIT end the shell the way `exit` does: the
+    AI loop cancels its tasks (tool process groups are killed, MCP servers stopped), bash gets
+    its SIGHUP (and hangs up its jobs, as bash does), the private temp dir is removed and the
+    terminal modes are restored (see ``swebash.lifecycle``)."""
     import signal
 
-    signals = (signal.SIGHUP, signal.SIGTERM, signal.SIGQUIT)
+    from swebash import lifecycle
 
-    def on_signal(signum: int, frame: object) -> None:
-        for sig in signals:
-            signal.signal(sig, signal.SIG_IGN)
-        raise SystemExit(128 + signum)
-
-    for sig in signals:
-        signal.signal(sig, on_signal)
+    lifecycle.exit_on_signals((signal.SIGHUP, signal.SIGTERM, signal.SIGQUIT))
 
 
 def early_prompt(config: object, cwd: str) -> list[Any] | None:
