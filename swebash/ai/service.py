@@ -255,7 +255,7 @@ class DefaultAiService:
         return "".join(text)
 
     async def translate(self, request: str) -> TranslateResponse:
-        reply = await self._complete(translate_system_prompt(self.cwd()), request, 300)
+        reply = await self._complete(translate_system_prompt(self.cwd()), request, 1024)
         command, explanation = parse_translation(reply)
         return TranslateResponse(command=command, explanation=explanation)
 

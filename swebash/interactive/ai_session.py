@@ -186,7 +186,8 @@ class AiFrontend:
             renderer.end_turn()
 
     def translate(self, task: str) -> str | None:
-        """`?? task` → a command for the next prompt's buffer (None on failure).
+        """`?? task` → a command for the next prompt's buffer (None on failure): the WHOLE
+        proposal, however many lines (a loop stays a loop), with its explanation above.
 
         The proposal goes through the safety gate like any command the model wants to run: a
         dangerous one is announced in red with the gate's reasons. It still lands in the
@@ -200,8 +201,9 @@ class AiFrontend:
         if result is None:
             return None
         command: str = result.command
-        if result.explanation:
-            self.renderer.print(Text(f"# {one_line(result.explanation)}", style="dim"))
+        if result.explanation:  # every line of it: a fenced reply's prose is the explanation
+            self.renderer.print(Text("\n".join(f"# {one_line(line)}" for line in
+                                               result.explanation.splitlines()), style="dim"))
         warning = self.proposal_warning(command)
         if warning is not None:
             self.renderer.print(warning)

@@ -1,0 +1,60 @@
+"""Answers you can steer, as a person sees them: whole multi-line proposals from `??`/`?fix`,
+honest interrupts at y/N, and errors that tell the truth — the installed swebash in a pty, the
+screen read through pyte, the model behind the local OpenAI-protocol server."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.e2e.conftest import Term
+from tests.fakes.server import FakeServer
+
+Spawn = Callable[..., Term]
+
+LOOP = 'for f in *.txt; do\n  echo "seen-$f"\ndone'
+
+
+def test_multi_line_proposal_is_whole_and_enter_runs_all_of_it(
+        spawn: Spawn, server: FakeServer, ai_env: dict[str, str], tmp_path: Path,
+        hermetic_env: Path) -> None:
+    for name in ("a.txt", "b.txt"):
+        (tmp_path / name).write_text("")
+    server.script({"text": f"COMMAND:\n```bash\n{LOOP}\n```\nEXPLANATION: prints every name"})
+    term = spawn(env=ai_env, cwd=str(tmp_path))
+    term.wait_prompt()
+    term.send("?? say each txt file\r")
+    term.wait_for(lambda t: "done" in t.cursor_line(), what="the whole loop in the buffer")
+    screen = term.text()
+    assert "# prints every name" in screen
+    assert 'echo "seen-$f"' in screen and "for f in *.txt; do" in screen
+    assert "seen-a.txt" not in screen  # placed, not run
+    term.send("\r")
+    term.wait_text("seen-b.txt")
+    term.wait_prompt()
+    screen = term.text()
+    assert "seen-a.txt" in screen and "seen-b.txt" in screen
+    rows = screen.rstrip().split("\n")
+    assert rows[-2] == "seen-b.txt" and rows[-1].rstrip().endswith(("$", "#"))
+    term.run("echo next-line-runs")  # no continuation prompt was left to swallow it
+    assert "\nnext-line-runs" in term.text()
+    history = (hermetic_env / ".local/state/swebash/history").read_text()
+    entry = "\n".join("+" + line for line in LOOP.split("\n")) + "\n"
+    assert entry in history and history.count("+for f in") == 1  # one entry, whole
+
+
+def test_fenced_fix_keeps_its_explanation(spawn: Spawn, server: FakeServer,
+                                          ai_env: dict[str, str]) -> None:
+    server.script({"text": "The command name is misspelled.\n\n```bash\necho fixed-it\n"
+                           "echo and-more\n```\n\nBoth lines print."})
+    term = spawn(env=ai_env)
+    term.run("ehco fixed-it")
+    term.wait_prompt()
+    term.send("?fix\r")
+    term.wait_for(lambda t: "echo and-more" in t.cursor_line(), what="the fix in the prompt")
+    screen = term.text()
+    assert "# The command name is misspelled." in screen and "# Both lines print." in screen
+    assert "echo fixed-it" in screen
+    request = json.dumps(server.requests[-1].body)
+    assert "ehco fixed-it" in request
