@@ -14,9 +14,15 @@ agent loop. Raw mode here means: no canonical line editing, no echo, and no sign
 
 Only ``y`` runs; ``a`` (offered only when the call is not dangerous) asks for how long — this
 session, this project, always; ``a`` at a dangerous prompt says why it is not offered and asks
-again; ``v`` shows a folded long command whole. Everything else — n, Enter, Esc, Ctrl-C, end of
-input, any other key — is No. The terminal's settings are restored in ``finally``. A non-tty
-never confirms.
+again; ``v`` shows a folded long command whole. Ctrl-C and Esc (alone, not the start of an
+arrow key's sequence) stop: the call is not run and the turn ends, no further request — what
+Ctrl-C means everywhere else. Everything else — n, Enter, end of input, any other key — is No,
+and the model goes on without the call. The terminal's settings are restored in ``finally``.
+A non-tty never confirms. A dangerous question says so in words (``DANGEROUS``), not only in
+red, so it stands out with NO_COLOR too.
+
+A sandbox rerun the user already approved (the gate asked about exactly that write outside the
+tree) is not asked again: one question per action; the line says what happens instead.
 
 Short on purpose: each reason once, without repeating the command; a command longer than three
 rows is folded to its first and last row with "… N more lines". At 50 columns a prompt stays
@@ -47,6 +53,8 @@ from swebash.safety.display import make_visible, one_line
 MAX_PREVIEW_LINES = 12
 MAX_COMMAND_ROWS = 3  # a longer command is folded: first row, "… N more lines", last row
 MAX_REASON_CHARS = 70
+DANGER_WORD = "DANGEROUS"
+STOP_KEYS = (b"\x03", b"\x1b")  # Ctrl-C, and Esc alone: end the turn
 _DRAIN_SECONDS = 0.03  # the tail of a multi-byte key arrives within this after its first byte
 
 
@@ -133,6 +141,8 @@ def build_confirm_prompt(request: ConfirmRequest, max_preview_lines: int = MAX_P
     style = theme.DANGER if dangerous else "bold"
     line = Text()
     line.append("⚠ ", style=theme.DANGER if dangerous else theme.WARN)
+    if dangerous and request.kind == "run":  # a word, not only a colour (NO_COLOR, mono)
+        line.append(f"{DANGER_WORD} ", style=f"bold {theme.DANGER}")
     if request.kind == "sandbox_retry":
         blocked = one_line(request.blocked or "something")
         command = one_line(request.command or request.description)
@@ -194,7 +204,10 @@ def render_preview(preview: str, path: str | None = None,
 
 
 def answer_for_key(key: bytes, *, offers_always: bool) -> ConfirmAnswer:
-    """Map the bytes of one keypress to an answer; only y (and a, when offered) say yes."""
+    """Map the bytes of one keypress to an answer; only y (and a, when offered) say yes;
+    Ctrl-C or a lone Esc stop the turn."""
+    if key in STOP_KEYS:
+        return ConfirmAnswer.STOP
     first = key[:1].lower()
     if first == b"y":
         return ConfirmAnswer.YES
@@ -210,7 +223,10 @@ NOT_OFFERED = "(a is not offered: the gate marked this dangerous; y runs it once
 
 
 def scope_for_key(key: bytes) -> ConfirmAnswer:
-    """The second key after ``a``: how long the approval lasts; anything else is No."""
+    """The second key after ``a``: how long the approval lasts; Ctrl-C / Esc stop; anything
+    else is No."""
+    if key in STOP_KEYS:
+        return ConfirmAnswer.STOP
     return SCOPE_KEYS.get(key[:1].lower(), ConfirmAnswer.NO)
 
 
@@ -262,7 +278,8 @@ def _drain(fd: int) -> None:
 ANSWER_WORDS = {ConfirmAnswer.YES: "yes", ConfirmAnswer.NO: "no",
                 ConfirmAnswer.ALWAYS: "yes, for this session",
                 ConfirmAnswer.PROJECT: "yes, from now on in this project",
-                ConfirmAnswer.FOREVER: "yes, from now on"}
+                ConfirmAnswer.FOREVER: "yes, from now on",
+                ConfirmAnswer.STOP: "stopped — the turn ends here"}
 
 
 class _Asker:
@@ -332,6 +349,14 @@ def _read_key(fd: int) -> bytes:
 def ask_confirm(console: Console, request: ConfirmRequest, fd: int,
                 terminal: LiveTerminal | None = None) -> ConfirmAnswer:
     """Show the preview and the question on ``console``, read keys from ``fd``, echo the answer."""
+    if request.kind == "sandbox_retry" and request.approved:  # asked once already, at the gate
+        line = Text(f"↻ the sandbox blocked {one_line(request.blocked or 'it')}; you approved "
+                    "that — running it again outside the sandbox", style=theme.DIM)
+        if terminal is not None:
+            terminal.print(line)
+        else:
+            console.print(line)
+        return ConfirmAnswer.YES
     prompt = build_confirm_prompt(request, width=console.width)
     if prompt.preview is not None:
         if terminal is not None:

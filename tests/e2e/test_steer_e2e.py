@@ -58,3 +58,39 @@ def test_fenced_fix_keeps_its_explanation(spawn: Spawn, server: FakeServer,
     assert "echo fixed-it" in screen
     request = json.dumps(server.requests[-1].body)
     assert "ehco fixed-it" in request
+
+
+def tool(command: str) -> list[list[str]]:
+    return [["execute_command", json.dumps({"command": command})]]
+
+
+def test_ctrl_c_at_a_question_ends_the_turn_and_a_cut_tool_stays_visible(
+        spawn: Spawn, server: FakeServer, ai_env: dict[str, str], tmp_path: Path) -> None:
+    (tmp_path / "build").mkdir()
+    server.script({"tools": tool("rm -rf build")}, {"text": "never requested"})
+    term = spawn(env=ai_env, cwd=str(tmp_path))  # NO_COLOR=1 (the fixture)
+    term.wait_prompt()
+    term.send("? clean the build\r")
+    term.wait_text("[y/N]")
+    assert "⚠ DANGEROUS run: rm -rf build" in term.text()  # a word, not only red
+    term.send("\x03")
+    term.wait_text("stopped — the turn ends here")
+    term.wait_prompt()
+    assert len(server.requests) == 1  # the model was not asked again
+    assert (tmp_path / "build").exists()
+    assert "[130]" in term.cursor_line()
+    # a tool cut by Ctrl-C while it runs stays on screen with its command
+    server.replies.get_nowait()  # drop the unused reply
+    server.script({"tools": tool("sleep 30")}, {"text": "Both were stopped."})
+    term.send("? wait a while\r")
+    term.wait_text("running $ sleep 30")
+    term.send("\x03")
+    term.wait_text("answer cancelled")
+    term.wait_prompt()
+    screen = term.text()
+    assert "sleep 30" in screen.split("? wait a while")[-1] and "interrupted" in screen
+    term.run("? what happened")
+    term.wait_text("Both were stopped.")
+    sent = json.dumps(server.requests[-1].body["messages"])
+    assert "UserStopped" in sent and "stopped this turn at a confirmation" in sent
+    assert "Interrupted" in sent and "sleep 30" in sent
