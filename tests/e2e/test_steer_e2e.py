@@ -94,3 +94,32 @@ def test_ctrl_c_at_a_question_ends_the_turn_and_a_cut_tool_stays_visible(
     sent = json.dumps(server.requests[-1].body["messages"])
     assert "UserStopped" in sent and "stopped this turn at a confirmation" in sent
     assert "Interrupted" in sent and "sleep 30" in sent
+
+
+def test_errors_tell_the_truth(spawn: Spawn, server: FakeServer, ai_env: dict[str, str]) -> None:
+    server.script(*[{"status": 500, "retry_after": 0.4}] * 3,
+                  {"text": "Answer after three retries."},
+                  {"status": 429, "error_type": "insufficient_quota",
+                   "error_code": "insufficient_quota",
+                   "message": "You exceeded your current quota, please check your plan."},
+                  {"text": "The first part was seen and then", "chunks": 4, "cut_after": 4},
+                  {"text": "Noted."})
+    term = spawn(env={**ai_env, "SWEBASH_AI_MAX_RETRIES": "3"})
+    term.wait_prompt()
+    term.send("? first\r")
+    term.wait_text("retry 2 in")  # the notice is one live line while it waits
+    assert term.text().count("retry") == 1
+    term.wait_text("Answer after three retries.")
+    term.wait_prompt()
+    assert "retry" not in term.text()  # gone once the answer started
+    term.run("? second")
+    screen = term.text()
+    assert "out of quota or credit (429 insufficient_quota)" in screen
+    assert "rate limited" not in screen and len(server.requests) == 5  # not retried
+    term.run("? third")
+    term.wait_text("broke off")
+    term.run("? fourth")
+    cut = next(m for m in server.requests[-1].body["messages"]
+               if m["role"] == "assistant" and "first part" in (m["content"] or ""))
+    assert cut["content"].startswith("The first part was seen")
+    assert "[this answer was cut off here:" in cut["content"]
