@@ -162,7 +162,8 @@ def run_mcp(host: BuiltinHost, args: list[str]) -> int:
     if args:
         print("swebash: ai mcp: usage: ai mcp  or  ai mcp restart NAME")
         return 2
-    host.run_sync(mcp.ensure_started(), MCP_WAIT)  # listing tools needs running servers
+    host.run_sync(mcp.check(), MCP_WAIT)  # listing tools needs running servers; dead ones
+    # are found (a ping) and shown as exited
     print("\n".join(mcp.describe()))
     return 0
 

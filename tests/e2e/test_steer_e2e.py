@@ -123,3 +123,31 @@ def test_errors_tell_the_truth(spawn: Spawn, server: FakeServer, ai_env: dict[st
                if m["role"] == "assistant" and "first part" in (m["content"] or ""))
     assert cut["content"].startswith("The first part was seen")
     assert "[this answer was cut off here:" in cut["content"]
+
+
+def test_a_killed_mcp_server_shows_exited_and_comes_back_quietly(
+        spawn: Spawn, server: FakeServer, ai_env: dict[str, str], hermetic_env: Path,
+        tmp_path: Path) -> None:
+    import os
+    import signal
+
+    from tests.e2e.test_platform_e2e import configure_mcp, gone
+
+    pidfile = tmp_path / "mcp.pid"
+    configure_mcp(hermetic_env, pidfile)
+    echo = [["mcp__srv__echo", '{"text": "hello"}']]
+    server.script({"tools": echo}, {"text": "First call answered."},
+                  {"tools": echo}, {"text": "Second call answered."})
+    term = spawn(env=ai_env, cwd=str(tmp_path))
+    term.run("? call the server")
+    term.wait_text("First call answered.")
+    first = int(pidfile.read_text())
+    os.kill(first, signal.SIGKILL)
+    term.wait_for(lambda t: gone(pidfile), what="the server to die")
+    term.run("ai mcp")
+    assert "srv  exited" in term.text() and "srv  ready" not in term.text()
+    term.run("? call it again")
+    term.wait_text("Second call answered.")
+    assert "exited during the call" not in term.text()
+    assert "echo: hello" in json.dumps(server.requests[-1].body["messages"][-1])
+    assert int(pidfile.read_text()) != first
