@@ -231,7 +231,8 @@ class McpManager:
             self._tools.pop(server.name, None)
             server.start()
             await server.wait_ready()
-            if server.state != "ready":
+            now: str = server.state  # changed by the start (mypy keeps the narrowed one)
+            if now != "ready":
                 raise McpCallError(f"MCP server '{server.name}' had exited and could not be "
                                    f"started again: {server.error}")
 
