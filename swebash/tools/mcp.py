@@ -134,7 +134,7 @@ def format_result(result: CallToolResult) -> tuple[str, str]:
         parts = [json.dumps(result.structured_content, ensure_ascii=False)]
     text = "\n".join(parts)
     lines = text.count("\n") + 1 if text else 0
-    summary = ("error · " if result.is_error else "") + f"{lines} lines"
+    summary = ("error · " if result.is_error else "") + f"{lines} line{'' if lines == 1 else 's'}"
     return text, summary
 
 
@@ -172,7 +172,7 @@ class LoadToolsTool(ToolExecutor):
         if missing:
             body["unknown"] = missing
         return ToolOutput(json.dumps(body, ensure_ascii=False),
-                          summary=f"{len(found)} schemas loaded")
+                          summary=f"{len(found)} schema{'' if len(found) == 1 else 's'} loaded")
 
 
 class McpManager:

@@ -125,7 +125,7 @@ def test_errors_tell_the_truth(spawn: Spawn, server: FakeServer, ai_env: dict[st
     assert "[this answer was cut off here:" in cut["content"]
 
 
-def test_a_killed_mcp_server_shows_exited_and_comes_back_quietly(
+def test_a_killed_mcp_server_shows_exited_and_comes_back_quietly_and_builtins(
         spawn: Spawn, server: FakeServer, ai_env: dict[str, str], hermetic_env: Path,
         tmp_path: Path) -> None:
     import os
@@ -151,3 +151,10 @@ def test_a_killed_mcp_server_shows_exited_and_comes_back_quietly(
     assert "exited during the call" not in term.text()
     assert "echo: hello" in json.dumps(server.requests[-1].body["messages"][-1])
     assert int(pidfile.read_text()) != first
+    # the ai builtins around it say things right
+    term.run("ai sessions")
+    assert "  2 turns  " in term.text()
+    term.run("ai resume last")  # the only conversation is this one: nothing earlier
+    assert "no earlier conversation to resume" in term.text()
+    term.run("ai help")
+    assert "?fix [HINT]" in term.text()
