@@ -30,17 +30,20 @@ def test_multi_line_proposal_is_whole_and_enter_runs_all_of_it(
     assert "# prints every name" in screen
     assert 'echo "seen-$f"' in screen and "for f in *.txt; do" in screen
     assert "seen-a.txt" not in screen  # placed, not run
+    term.send("\x1b[A\x05 edited")  # ↑ to the middle line, End, type: it is a buffer
+    term.wait_for(lambda t: 'echo "seen-$f" edited' in t.text(), what="the edit")
     term.send("\r")
-    term.wait_text("seen-b.txt")
+    term.wait_text("seen-b.txt edited")
     term.wait_prompt()
     screen = term.text()
-    assert "seen-a.txt" in screen and "seen-b.txt" in screen
+    assert "seen-a.txt edited" in screen
     rows = screen.rstrip().split("\n")
-    assert rows[-2] == "seen-b.txt" and rows[-1].rstrip().endswith(("$", "#"))
+    assert rows[-2] == "seen-b.txt edited" and rows[-1].rstrip().endswith(("$", "#"))
     term.run("echo next-line-runs")  # no continuation prompt was left to swallow it
     assert "\nnext-line-runs" in term.text()
     history = (hermetic_env / ".local/state/swebash/history").read_text()
-    entry = "\n".join("+" + line for line in LOOP.split("\n")) + "\n"
+    edited = LOOP.replace('"seen-$f"', '"seen-$f" edited')
+    entry = "\n".join("+" + line for line in edited.split("\n")) + "\n"
     assert entry in history and history.count("+for f in") == 1  # one entry, whole
 
 
