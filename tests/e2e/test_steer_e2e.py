@@ -161,3 +161,13 @@ def test_a_killed_mcp_server_shows_exited_and_comes_back_quietly_and_builtins(
     assert "no earlier conversation to resume" in term.text()
     term.run("ai help")
     assert "?fix [HINT]" in term.text()
+
+
+def test_a_multi_line_proposal_in_c_mode_is_printed_whole(server: FakeServer,
+                                                          ai_env: dict[str, str]) -> None:
+    from tests.e2e.test_ai_e2e import run_swebash
+
+    server.script({"text": f"Loop over them:\n```bash\n{LOOP}\n```\nEach name is printed."})
+    result = run_swebash(["-c", "?? say each txt file"], ai_env)
+    assert result.returncode == 0 and result.stdout == LOOP + "\n"
+    assert result.stderr == "# Loop over them:\n# Each name is printed.\n"
