@@ -54,8 +54,9 @@ MAX_PREVIEW_LINES = 12
 MAX_COMMAND_ROWS = 3  # a longer command is folded: first row, "… N more lines", last row
 MAX_REASON_CHARS = 70
 DANGER_WORD = "DANGEROUS"
-STOP_KEYS = (b"\x03", b"\x1b")  # Ctrl-C, and Esc alone: end the turn
+CTRL_C, ESC = b"\x03", b"\x1b"  # Ctrl-C, and Esc alone (not an arrow's ESC [ A): stop
 _DRAIN_SECONDS = 0.03  # the tail of a multi-byte key arrives within this after its first byte
+_ESC_WAIT = 0.1  # … and after a lone ESC, this long (vim's ttimeoutlen)
 
 
 @dataclass(frozen=True)
@@ -206,7 +207,7 @@ def render_preview(preview: str, path: str | None = None,
 def answer_for_key(key: bytes, *, offers_always: bool) -> ConfirmAnswer:
     """Map the bytes of one keypress to an answer; only y (and a, when offered) say yes;
     Ctrl-C or a lone Esc stop the turn."""
-    if key in STOP_KEYS:
+    if key[:1] == CTRL_C or key == ESC:
         return ConfirmAnswer.STOP
     first = key[:1].lower()
     if first == b"y":
@@ -225,7 +226,7 @@ NOT_OFFERED = "(a is not offered: the gate marked this dangerous; y runs it once
 def scope_for_key(key: bytes) -> ConfirmAnswer:
     """The second key after ``a``: how long the approval lasts; Ctrl-C / Esc stop; anything
     else is No."""
-    if key in STOP_KEYS:
+    if key[:1] == CTRL_C or key == ESC:
         return ConfirmAnswer.STOP
     return SCOPE_KEYS.get(key[:1].lower(), ConfirmAnswer.NO)
 
@@ -259,8 +260,7 @@ def read_confirm_key(fd: int, *, offers_always: bool = False,
         termios.tcflush(fd, termios.TCIFLUSH)
         if ready is not None:
             ready()
-        key = os.read(fd, 64)
-        _drain(fd)
+        key = _read_key(fd)
     except OSError:
         return ConfirmAnswer.NO
     finally:
@@ -268,11 +268,18 @@ def read_confirm_key(fd: int, *, offers_always: bool = False,
     return answer_for_key(key, offers_always=offers_always)
 
 
-def _drain(fd: int) -> None:
-    """Swallow what is left of a multi-byte key (e.g. the "[A" after an arrow's ESC)."""
-    while select.select([fd], [], [], _DRAIN_SECONDS)[0]:
-        if not os.read(fd, 64):
-            return
+def _drain(fd: int, first_wait: float = _DRAIN_SECONDS) -> bytes:
+    """What is left of a multi-byte key (e.g. the "[A" after an arrow's ESC), read so it does
+    not land in the next prompt; returned so the key is judged whole."""
+    rest = b""
+    wait = first_wait
+    while select.select([fd], [], [], wait)[0]:
+        chunk = os.read(fd, 64)
+        if not chunk:
+            break
+        rest += chunk
+        wait = _DRAIN_SECONDS
+    return rest
 
 
 ANSWER_WORDS = {ConfirmAnswer.YES: "yes", ConfirmAnswer.NO: "no",
@@ -341,9 +348,10 @@ class _Asker:
 
 
 def _read_key(fd: int) -> bytes:
+    """One keypress, whole. A lone ESC waits a little longer for the rest of a sequence
+    (a slow link can split an arrow key), so only Esc itself is read as Esc."""
     key = os.read(fd, 64)
-    _drain(fd)
-    return key
+    return key + _drain(fd, _ESC_WAIT if key == b"\x1b" else _DRAIN_SECONDS)
 
 
 def ask_confirm(console: Console, request: ConfirmRequest, fd: int,

@@ -151,10 +151,26 @@ def test_pty_everything_else_declines(pty: Pty, key: bytes) -> None:
     assert pty.read_key(key, always=True) is ConfirmAnswer.NO
 
 
-@pytest.mark.parametrize("key", [b"\x03", b"\x1b"])
+@pytest.mark.parametrize("key", [b"\x03", b"\x1b", b"\x03typed on"])
 def test_pty_ctrl_c_and_esc_stop_the_turn(pty: Pty, key: bytes) -> None:
     # ISIG is off while reading: 0x03 comes back as STOP, not as KeyboardInterrupt.
     assert pty.read_key(key) is ConfirmAnswer.STOP
+
+
+def test_pty_an_arrow_split_after_its_esc_is_not_esc(pty: Pty) -> None:
+    # a slow link: the arrow's ESC arrives alone, its "[A" 50 ms later (more than the 30 ms
+    # a key's bytes normally take, less than the wait after a lone ESC)
+    import time
+
+    def later() -> None:
+        time.sleep(0.05)
+        os.write(pty.master, b"[A")
+
+    def esc_then_rest() -> None:
+        os.write(pty.master, b"\x1b")
+        threading.Thread(target=later, daemon=True).start()
+
+    assert read_confirm_key(pty.slave, ready=esc_then_rest) is ConfirmAnswer.NO
     assert termios.tcgetattr(pty.slave)[3] & termios.ISIG
 
 
