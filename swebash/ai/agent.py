@@ -11,7 +11,10 @@ reads (``{"error": true, "type": …, "message": …}``), never an exception.
 Memory stays consistent whatever happens: the turn's messages are committed to the
 conversation only as whole units (an assistant turn with ALL its results), and a turn that ends
 early — provider error, Ctrl-C — is closed with a short assistant note, so the next question
-is sent in a valid shape.
+is sent in a valid shape; what the user already read is kept in that note (a cut stream as an
+interrupted one), and tool calls cut while running stay, with an "interrupted" result. Ctrl-C
+or Esc at a y/N (``ConfirmAnswer.STOP``) ends the turn after that batch: nothing of it runs,
+no further request is made, and the exchange ends with a note the model reads next time.
 """
 
 from __future__ import annotations
@@ -69,8 +72,8 @@ NO_HOOK = ("this call needs the user's confirmation, which is not available in n
            "mode (the user can rerun with --yes)")
 # Ctrl-C or Esc at a y/N: nothing more runs and no further request is made; the model reads
 # these notes with the next question.
-STOPPED_HERE = ("the user stopped the turn at this confirmation (Ctrl-C): not run, and nothing "
-                "after it was run")
+STOPPED_HERE = ("the user stopped the turn at this confirmation (Ctrl-C or Esc): not run, and "
+                "nothing after it was run")
 STOPPED_BEFORE = "not run: the user stopped the turn at an earlier confirmation"
 STOP_NOTE = "[the user stopped this turn at a confirmation; nothing further was run]"
 INTERRUPTED = "interrupted by the user (Ctrl-C) while it ran; the command was killed"
@@ -386,7 +389,7 @@ async def _offer_rerun(agent: Agent, runnable: list[_Prepared], ctx: ToolContext
         if answer is ConfirmAnswer.STOP:  # Ctrl-C / Esc: nothing more, the turn ends
             p.stopped = True
             p.result = _with_note(p.result, "the sandbox stopped this, and the user then "
-                                  "stopped the turn (Ctrl-C); it was not run again")
+                                  "stopped the turn (Ctrl-C or Esc); it was not run again")
             return
         if answer is ConfirmAnswer.NO:
             p.result = _with_note(p.result, "the sandbox stopped this; it was not run again "
