@@ -96,6 +96,7 @@ class ConfirmAnswer(enum.Enum):
     ALWAYS = "always"  # allow this exact call for the rest of the session (never if dangerous)
     PROJECT = "project"  # allow it from now on in this project (writes a rule to rules.toml)
     FOREVER = "forever"  # allow it from now on everywhere (writes a rule to rules.toml)
+    STOP = "stop"  # Ctrl-C / Esc: not run, and the turn ends here (no further request)
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,9 @@ class ConfirmRequest:
     # "run": may this call run? "sandbox_retry": the sandbox stopped it — run it again outside?
     kind: Literal["run", "sandbox_retry"] = "run"
     blocked: str | None = None  # for sandbox_retry: what the sandbox stopped, one line
+    # for sandbox_retry: the user already approved what was blocked (a write outside the
+    # tree they said y to) — one question per action, so the UI reruns without asking
+    approved: bool = False
 
 
 ConfirmHook = Callable[[ConfirmRequest], Awaitable[ConfirmAnswer]]

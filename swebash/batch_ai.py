@@ -104,8 +104,8 @@ class PlainAiHost:
             if isinstance(routed, Translate):
                 result = self.run_sync(service.translate(routed.text))
                 print(result.command, file=self.out)
-                if result.explanation:
-                    print(f"# {result.explanation}", file=self.err)
+                for line in result.explanation.splitlines():
+                    print(f"# {line}", file=self.err)
                 return 0
             printer = PlainPrinter(self.out, self.err)
             request = ChatRequest(routed.text, stdin_context=stdin_text)

@@ -60,6 +60,19 @@ class ProviderError(AiError):
         self.status_code = status_code
 
 
+class QuotaExceeded(ProviderError):
+    """The account has no quota or credit left (the provider's error code says so, e.g.
+    OpenAI ``insufficient_quota``); retrying cannot help."""
+
+    kind = "Quota"
+
+
+class RateLimited(ProviderError):
+    """The provider asked to slow down (a rate limit); worth retrying after its delay."""
+
+    kind = "RateLimit"
+
+
 class StreamInterrupted(ProviderError):
     """The provider's stream broke off mid-way."""
 

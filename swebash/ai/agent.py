@@ -11,7 +11,10 @@ reads (``{"error": true, "type": …, "message": …}``), never an exception.
 Memory stays consistent whatever happens: the turn's messages are committed to the
 conversation only as whole units (an assistant turn with ALL its results), and a turn that ends
 early — provider error, Ctrl-C — is closed with a short assistant note, so the next question
-is sent in a valid shape.
+is sent in a valid shape; what the user already read is kept in that note (a cut stream as an
+interrupted one), and tool calls cut while running stay, with an "interrupted" result. Ctrl-C
+or Esc at a y/N (``ConfirmAnswer.STOP``) ends the turn after that batch: nothing of it runs,
+no further request is made, and the exchange ends with a note the model reads next time.
 """
 
 from __future__ import annotations
@@ -67,6 +70,13 @@ from swebash.tools.schema import parse_arguments, validate
 
 NO_HOOK = ("this call needs the user's confirmation, which is not available in non-interactive "
            "mode (the user can rerun with --yes)")
+# Ctrl-C or Esc at a y/N: nothing more runs and no further request is made; the model reads
+# these notes with the next question.
+STOPPED_HERE = ("the user stopped the turn at this confirmation (Ctrl-C or Esc): not run, and "
+                "nothing after it was run")
+STOPPED_BEFORE = "not run: the user stopped the turn at an earlier confirmation"
+STOP_NOTE = "[the user stopped this turn at a confirmation; nothing further was run]"
+INTERRUPTED = "interrupted by the user (Ctrl-C) while it ran; the command was killed"
 
 
 def error_result(kind: str, message: str) -> str:
@@ -100,6 +110,7 @@ class _Prepared:
     truncated: bool = False
     blocked: str | None = None  # what the sandbox stopped, when that made the call fail
     notice: str | None = None  # a line for the user, e.g. the rule the `a` key saved
+    stopped: bool = False  # Ctrl-C / Esc at this call's question: the turn ends
 
 
 def call_key(name: str, args: Mapping[str, JsonValue]) -> str:
@@ -171,20 +182,29 @@ async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, 
                     if p.result is None:
                         p.duration_ms = (time.monotonic() - started) * 1000
                         _audit(agent, p, outcome="interrupted")
+                        p.result = error_result("Interrupted", INTERRUPTED)
+                # the conversation keeps the calls and which were cut, not just "interrupted"
+                exchange.append(AssistantMessage(end.text, end.tool_calls))
+                exchange.extend(_result_message(p) for p in prepared)
+                shown = []
                 raise
             async for event in _offer_rerun(agent, runnable, ctx, confirm):
                 yield event
             results: list[Message] = []
             for p in prepared:
-                content = p.result if p.result is not None else error_result(
-                    "ExecutionFailed", "no result")
-                results.append(ToolResultMessage(p.call.id, p.call.name, content, not p.ok))
+                result = _result_message(p)
+                results.append(result)
                 agent.metrics.tool_call(p.call.name, p.ok, p.duration_ms)
                 _audit(agent, p)
-                yield ToolCallEnd(p.call.name, content, p.ok, p.duration_ms, p.call.id,
+                yield ToolCallEnd(p.call.name, result.content, p.ok, p.duration_ms, p.call.id,
                                   p.summary)
             exchange.append(AssistantMessage(end.text, end.tool_calls))
             exchange.extend(results)
+            if any(p.stopped for p in prepared):  # Ctrl-C / Esc at a y/N: the turn ends here
+                exchange.append(AssistantMessage(STOP_NOTE))
+                conversation.add_exchange(exchange)
+                yield Done("")
+                return
             finished = next((p for p in prepared if p.call.name == "task_complete" and p.ok),
                             None)
             if finished is not None:
@@ -202,11 +222,19 @@ async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, 
                         else "[the user interrupted this answer]")
         raise
     except SwebashError as exc:
-        closing_note = f"[this answer failed: {exc}]"
+        # A cut stream keeps what the user already read, as Ctrl-C does, marked as cut.
+        partial = "".join(shown).rstrip()
+        closing_note = (f"{partial}\n\n[this answer was cut off here: {exc}]" if partial
+                        else f"[this answer failed: {exc}]")
         yield Error(str(exc), exit_status=exc.exit_status)
     finally:
         if closing_note:
             _close_early(conversation, exchange, closing_note)
+
+
+def _result_message(p: _Prepared) -> ToolResultMessage:
+    content = p.result if p.result is not None else error_result("ExecutionFailed", "no result")
+    return ToolResultMessage(p.call.id, p.call.name, content, not p.ok)
 
 
 def _close_early(conversation: Conversation, exchange: list[Message], note: str) -> None:
@@ -234,6 +262,9 @@ async def _prepare_calls(agent: Agent, calls: tuple[ToolCall, ...],
                             call.id)
         if p.result is not None:
             continue
+        if any(q.stopped for q in prepared):  # stopped at an earlier question: not asked
+            p.result, p.approved_by = error_result("UserStopped", STOPPED_BEFORE), "stopped"
+            continue
         if index >= limit:
             p.result = error_result("LimitReached", f"not run: at most {limit} tool calls per "
                                     "turn (SWEBASH_AI_TOOLS_MAX_CALLS)")
@@ -252,6 +283,10 @@ async def _prepare_calls(agent: Agent, calls: tuple[ToolCall, ...],
         await _decide(agent, p, ctx, confirm)
         if p.notice:
             yield Notice(p.notice)
+    if any(p.stopped for p in prepared):  # calls approved before the stop do not run either
+        for p in prepared:
+            if p.result is None:
+                p.result, p.approved_by = error_result("UserStopped", STOPPED_BEFORE), "stopped"
 
 
 async def _decide(agent: Agent, p: _Prepared, ctx: ToolContext,
@@ -296,6 +331,10 @@ async def _decide(agent: Agent, p: _Prepared, ctx: ToolContext,
         command=subject.value if subject.kind == "command" else None,
         preview=preview, path=subject.value if "path" in subject.kind else None)
     answer = await confirm(request)
+    if answer is ConfirmAnswer.STOP:
+        p.result, p.approved_by, p.stopped = error_result("UserStopped", STOPPED_HERE), \
+            "stopped", True
+        return
     if answer is ConfirmAnswer.NO:
         p.result = error_result("UserDeclined", "the user declined to run this")
         p.approved_by = "declined"
@@ -346,7 +385,12 @@ async def _offer_rerun(agent: Agent, runnable: list[_Prepared], ctx: ToolContext
             answer = await confirm(ConfirmRequest(
                 tool=p.call.name, description=p.tool.describe_call(p.args), verdict=p.verdict,
                 command=subject.value if subject.kind == "command" else None,
-                kind="sandbox_retry", blocked=p.blocked))
+                kind="sandbox_retry", blocked=p.blocked, approved=approval_covers(p)))
+        if answer is ConfirmAnswer.STOP:  # Ctrl-C / Esc: nothing more, the turn ends
+            p.stopped = True
+            p.result = _with_note(p.result, "the sandbox stopped this, and the user then "
+                                  "stopped the turn (Ctrl-C or Esc); it was not run again")
+            return
         if answer is ConfirmAnswer.NO:
             p.result = _with_note(p.result, "the sandbox stopped this; it was not run again "
                                   "outside the sandbox (the user declined, or nobody could be "
@@ -358,6 +402,18 @@ async def _offer_rerun(agent: Agent, runnable: list[_Prepared], ctx: ToolContext
         p.summary += " · rerun outside the sandbox"
         p.result = _with_note(p.result, "the sandbox stopped the first run; the user approved "
                               "running it again outside the sandbox, and this is that result")
+
+
+WRITE_OUTSIDE_ASKED = "writes outside the working directory"  # the gate's reason (paths.py)
+WRITE_OUTSIDE_BLOCKED = "a write outside the working tree"  # the sandbox's (sandbox.py)
+
+
+def approval_covers(p: _Prepared) -> bool:
+    """One question per action: the user said y to exactly this call when the gate named its
+    write outside the tree, and that write is all the sandbox stopped."""
+    return (p.approved_by == "user" and p.blocked is not None
+            and p.blocked.split(" (", 1)[0] == WRITE_OUTSIDE_BLOCKED
+            and any(r.startswith(WRITE_OUTSIDE_ASKED) for r in p.verdict.reasons))
 
 
 def _with_note(content: str | None, note: str) -> str:
@@ -375,8 +431,8 @@ def _audit(agent: Agent, p: _Prepared, outcome: str | None = None) -> None:
     if agent.audit is None:
         return
     if outcome is None:
-        outcome = "ok" if p.ok else ("not run" if p.approved_by in ("refused", "declined")
-                                     else "failed")
+        outcome = "ok" if p.ok else ("not run" if p.approved_by in ("refused", "declined",
+                                                                    "stopped") else "failed")
     agent.audit.record(tool=p.call.name, arguments=p.args or p.call.arguments,
                        decision=p.verdict.decision, dangerous=p.verdict.dangerous,
                        approved_by=p.approved_by, ok=p.ok and outcome == "ok",

@@ -8,9 +8,11 @@ repository only the cwd is looked at — walking up to ``/`` would pick up stran
 
 Files are read on every question, so an edit applies at once; reading a few small files costs
 well under a millisecond. The text is redacted like everything the model sees. When the files
-exceed the budget (``[ai] instructions_budget``, 32 KB by default) the last file that fits is
-cut and later ones are left out — and ``ai context`` says so, file by file: a silently
-truncated instruction file is worse than none.
+exceed the budget (``[ai] instructions_budget``, 32 KB by default) the budget goes to the
+nearest files first — the cwd's, then each parent's up to the git root, then the user's own
+file — so the most specific rules stay whole and the farthest file is the one cut (its head
+kept) or left out. ``ai context`` says so file by file, and the question says once, in a
+notice, that something was cut: a silently truncated instruction file is worse than none.
 """
 
 from __future__ import annotations
@@ -47,6 +49,15 @@ class Instructions:
     @property
     def cut(self) -> bool:
         return any(f.cut for f in self.files)
+
+    def cut_notice(self) -> str:
+        """One line for the question when the budget cut something ("" when nothing was)."""
+        if not self.cut:
+            return ""
+        parts = [f"{f.path} left out" if f.skipped else f"{f.path} cut to {f.used} of {f.size} "
+                 "bytes" for f in self.files if f.cut]
+        return (f"project instructions over their {self.budget} byte budget: "
+                + "; ".join(parts) + " (nearer files kept whole; ai context shows them)")
 
     def describe(self) -> str:
         """For ``ai context``: which files, how much of each, and whether anything was cut."""
@@ -112,24 +123,33 @@ def read_head(path: Path) -> bytes | None:
 
 def load_instructions(cwd: str, user_file: Path | None, budget: int,
                       redactor: Redactor | None = None) -> Instructions:
-    files: list[UsedFile] = []
-    blocks: list[str] = []
-    room = max(0, budget)
+    read: list[tuple[Path, bytes, int]] = []
     for path in find_files(cwd, user_file):
         data = read_head(path)
-        if data is None:
-            continue
-        size = max(len(data), path.stat().st_size if path.exists() else 0)
-        if room <= 0:
+        if data is not None:
+            try:
+                size = max(len(data), path.stat().st_size)
+            except OSError:
+                size = len(data)
+            read.append((path, data, size))
+    # The budget is spent nearest first (the list is farthest first: user, root … cwd).
+    taken: dict[Path, bytes] = {}
+    room = max(0, budget)
+    for path, data, _ in reversed(read):
+        taken[path] = data[:room]
+        room -= len(taken[path])
+    files: list[UsedFile] = []
+    blocks: list[str] = []
+    for path, _, size in read:  # shown root first: the most specific rules come last
+        part = taken[path]
+        if not part:
             files.append(UsedFile(str(path), size, 0, skipped=True))
             continue
-        taken = data[:room]
-        text = taken.decode("utf-8", "ignore")  # a cut may split a character: drop it
-        room -= len(taken)
+        text = part.decode("utf-8", "ignore")  # a cut may split a character: drop it
         if redactor is not None:
             text = redactor.redact(text)
-        files.append(UsedFile(str(path), size, len(taken)))
-        marker = "\n[… cut: over the instructions budget]" if len(taken) < size else ""
+        files.append(UsedFile(str(path), size, len(part)))
+        marker = "\n[… cut: over the instructions budget]" if len(part) < size else ""
         blocks.append(f"--- {path} ---\n{text.rstrip()}{marker}")
     if not blocks:
         return Instructions(files=tuple(files), budget=budget)

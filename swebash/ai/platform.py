@@ -29,13 +29,19 @@ class AiPlatform:
     mcp: McpManager | None
 
     def resume(self, which: str) -> str:
-        """``ai resume [N|last]``: load conversation N of ``ai sessions`` (1 = newest)."""
+        """``ai resume [N|last]``: load conversation N of ``ai sessions`` (1 = newest);
+        ``last`` is the newest one before the current conversation — after a question in this
+        shell the current one is the newest, and resuming it would change nothing."""
         found = self.sessions.sessions()
+        if which in ("", "last"):
+            earlier = [s for s in found if s.path != self.conversation.path]
+            if not earlier:
+                return ("no earlier conversation to resume" if found
+                        else "no stored conversations to resume")
+            return self.load(earlier[0])
         if not found:
             return "no stored conversations to resume"
-        if which in ("", "last"):
-            index = 1
-        elif which.isdigit() and 1 <= int(which) <= len(found):
+        if which.isdigit() and 1 <= int(which) <= len(found):
             index = int(which)
         else:
             return f"ai resume: give a number from 1 to {len(found)} (see ai sessions) or last"
@@ -45,7 +51,7 @@ class AiPlatform:
         if not self.conversation.resume(info):
             return f"cannot read {info.path}"
         return (f"resumed the conversation of {format_date(info.started)} in {info.cwd} "
-                f"({info.turns} turns): {first_line(info.first_question)}")
+                f"({counted(info.turns, 'turn')}): {first_line(info.first_question)}")
 
     def continue_last(self, cwd: str) -> str | None:
         """``--continue``: the newest conversation begun in ``cwd``; a message when none."""
@@ -67,7 +73,8 @@ class AiPlatform:
         lines = []
         for n, info in enumerate(found, 1):
             mark = "*" if info.path == current else " "
-            lines.append(f"{mark}{n:>3}  {format_date(info.started)}  {info.turns:>3} turns  "
+            turns = "turn " if info.turns == 1 else "turns"  # the columns stay aligned
+            lines.append(f"{mark}{n:>3}  {format_date(info.started)}  {info.turns:>3} {turns}  "
                          f"{info.cwd}  {first_line(info.first_question, 60)}")
         return lines
 
@@ -94,6 +101,11 @@ def format_date(stamp: float) -> str:
     import time
 
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
+
+
+def counted(count: int, word: str) -> str:
+    """"1 turn", "2 turns": a number with its noun in the right form."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def first_line(text: str, limit: int = 80) -> str:

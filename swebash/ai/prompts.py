@@ -51,9 +51,10 @@ def chat_system_prompt(tools: Sequence[str], cwd: str, terminal_context: str) ->
 
 
 def translate_system_prompt(cwd: str) -> str:
-    return ("You turn a request into ONE bash command for the user's terminal.\n"
-            "Reply with exactly two lines and nothing else:\n"
-            "COMMAND: <the command, on one line>\n"
+    return ("You turn a request into a bash command for the user's terminal: one command, or "
+            "a short script (a loop, a pipeline over several lines) when the task needs one.\n"
+            "Reply in exactly this form and nothing else:\n"
+            "COMMAND:\n```bash\n<the whole command, on as many lines as it needs>\n```\n"
             "EXPLANATION: <one short sentence>\n\n" + "\n".join(environment_lines(cwd)))
 
 
@@ -69,7 +70,8 @@ def autocomplete_system_prompt(cwd: str, limit: int) -> str:
             + "\n".join(environment_lines(cwd)))
 
 
-FENCE = re.compile(r"```[a-zA-Z0-9_-]*\n(.*?)```", re.S)
+FENCE = re.compile(r"```[a-zA-Z0-9_+-]*[ \t]*\n(.*?)```", re.S)
+LABEL = re.compile(r"^\W*(COMMAND|EXPLANATION)\W*:\**[ \t]*(.*)$", re.I)
 
 
 def clean_command(line: str) -> str:
@@ -79,26 +81,58 @@ def clean_command(line: str) -> str:
     return line.strip()
 
 
+def _clean_block(text: str) -> str:
+    """A proposal of one or more lines: whole, with only the blank edges and a lone line's
+    backticks or ``$ `` prompt taken off (a script's own indentation stays)."""
+    lines = text.strip("\n").split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    if len(lines) == 1:
+        return clean_command(lines[0])
+    if all(line.startswith("$ ") or not line.strip() for line in lines):
+        lines = [line[2:] for line in lines]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _prose(lines: list[str]) -> str:
+    """Explanation lines: labels dropped, blank runs closed up."""
+    out: list[str] = []
+    for line in lines:
+        match = LABEL.match(line)
+        text = (match.group(2) if match else line).strip()
+        if text:
+            out.append(" ".join(text.split()))
+    return "\n".join(out)
+
+
 def parse_translation(text: str) -> tuple[str, str]:
-    """(command, explanation) from a reply that may ignore the requested format."""
-    command = explanation = ""
-    for line in text.splitlines():
-        key, _, value = line.partition(":")
-        if key.strip().strip("*").upper() == "COMMAND" and not command:
-            command = clean_command(value.strip().lstrip("*"))
-        elif key.strip().strip("*").upper() == "EXPLANATION" and not explanation:
-            explanation = value.strip().lstrip("*").strip()
-    if not command:
-        fenced = FENCE.search(text)
-        if fenced:
-            lines = [x for x in fenced.group(1).splitlines() if x.strip()]
-            command = clean_command(lines[0]) if lines else ""
-    if not command:
-        lines = [x for x in text.splitlines() if x.strip()]
-        command = clean_command(lines[0]) if lines else ""
-    if not command or "\n" in command:
+    """(command, explanation) from the reply, whatever form the model chose; the command is
+    taken WHOLE — a fenced block, or a ``COMMAND:`` value running over several lines up to
+    ``EXPLANATION:`` — never just its first line. The explanation is the text around it."""
+    fenced = FENCE.search(text)
+    if fenced:
+        command = _clean_block(fenced.group(1))
+        outside = (text[: fenced.start()] + "\n" + text[fenced.end():]).split("\n")
+        explanation = _prose(outside)
+    else:
+        lines = text.split("\n")
+        start = next((i for i, line in enumerate(lines) if (m := LABEL.match(line))
+                      and m.group(1).upper() == "COMMAND"), None)
+        if start is None:  # no form at all: the reply is the command
+            command, explanation = _clean_block(text), ""
+        else:
+            end = next((i for i in range(start + 1, len(lines)) if (m := LABEL.match(lines[i]))
+                        and m.group(1).upper() == "EXPLANATION"), len(lines))
+            first = LABEL.match(lines[start])
+            body = ([first.group(2)] if first and first.group(2).strip() else []) + \
+                lines[start + 1:end]
+            command = _clean_block("\n".join(body))
+            explanation = _prose(lines[:start] + lines[end:])
+    if not command.strip():
         raise AiError("the model did not return a command; try rephrasing the request")
-    return command, " ".join(explanation.split())
+    return command, explanation
 
 
 def parse_completions(text: str, typed: str, limit: int) -> tuple[str, ...]:

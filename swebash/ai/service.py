@@ -92,6 +92,7 @@ class DefaultAiService:
         self.user_instructions = user_instructions
         self.compact_after_bytes = compact_after_bytes
         self.sandbox = sandbox  # confines the commands the model runs; None: unconfined
+        self._cut_said = ""  # the instructions-budget notice last given
 
     # ------------------------------------------------------------------ provider
 
@@ -220,7 +221,12 @@ class DefaultAiService:
                   and "execute_command" in self.registry.names() else None)
         if notice:  # said once per session, where the sandbox should be but cannot
             yield Notice(notice)
-        system = self.system_prompt(context)
+        instructions = self.instructions()
+        cut = instructions.cut_notice()
+        if cut and cut != self._cut_said:  # once, not at every question, until it changes
+            yield Notice(cut)
+        self._cut_said = cut
+        system = self.system_prompt(context, instructions)
         turn = run_turn(self._agent(provider), self.conversation, user, system,
                         self.tool_context, confirm)
         async with contextlib.aclosing(turn):
@@ -255,7 +261,7 @@ class DefaultAiService:
         return "".join(text)
 
     async def translate(self, request: str) -> TranslateResponse:
-        reply = await self._complete(translate_system_prompt(self.cwd()), request, 300)
+        reply = await self._complete(translate_system_prompt(self.cwd()), request, 1024)
         command, explanation = parse_translation(reply)
         return TranslateResponse(command=command, explanation=explanation)
 

@@ -22,12 +22,16 @@ if TYPE_CHECKING:
 HELP = """\
 AI commands
   ? QUESTION         ask the AI; it may read files, run commands (asking y/N first) and search
-  ?? TASK            turn TASK into a shell command placed in your prompt for editing
+  ?? TASK            turn TASK into a shell command (a loop or script stays whole) placed in
+                     your prompt for editing, not run until Enter
+  ?fix [HINT]        after a failed command: the corrected command placed in your prompt
+                     (also Ctrl-X Ctrl-F)
   ai explain CMD     explain a command (Alt-E explains the line you are typing)
   ai status          provider, model, endpoint, reachability, tools, limits, MCP servers
   ai reset           forget this conversation; the next ? starts a new one
   ai sessions        stored conversations: date, directory, turns, first question
-  ai resume [N|last] continue stored conversation N of `ai sessions` (default: the newest)
+  ai resume [N|last] continue stored conversation N of `ai sessions` (default, last: the
+                     newest one before the current conversation)
   ai model [NAME]    show or switch the model
   ai provider [NAME] show or switch the provider (openai, anthropic, gemini, ollama,
                      openai-compatible)
@@ -162,7 +166,8 @@ def run_mcp(host: BuiltinHost, args: list[str]) -> int:
     if args:
         print("swebash: ai mcp: usage: ai mcp  or  ai mcp restart NAME")
         return 2
-    host.run_sync(mcp.ensure_started(), MCP_WAIT)  # listing tools needs running servers
+    host.run_sync(mcp.check(), MCP_WAIT)  # listing tools needs running servers; dead ones
+    # are found (a ping) and shown as exited
     print("\n".join(mcp.describe()))
     return 0
 
@@ -199,6 +204,8 @@ def print_status(status: AiStatus) -> None:
 
 
 def print_stats(stats: AiStats) -> None:
+    from swebash.ai.platform import counted
+
     print(f"turns: {stats.turns}  iterations: {stats.iterations}  "
           f"max depth: {stats.max_iteration_depth}")
     print(f"tokens: {stats.input_tokens} in / {stats.output_tokens} out")
@@ -206,5 +213,5 @@ def print_stats(stats: AiStats) -> None:
         print("no tool calls yet")
     for name, tool in sorted(stats.tools.items()):
         mean = tool.total_ms / tool.calls if tool.calls else 0.0
-        print(f"  {one_line(name):<16} {tool.calls} calls, {tool.successes} ok, "
+        print(f"  {one_line(name):<16} {counted(tool.calls, 'call')}, {tool.successes} ok, "
               f"{tool.failures} failed, {mean:.0f} ms avg")

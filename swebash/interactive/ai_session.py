@@ -5,8 +5,10 @@ persistent loop thread (``AiLoop``). A `?` turn runs there as one coroutine that
 straight into the ``TerminalRenderer`` (rich writes from that thread; the REPL thread only
 waits). While a turn runs the real tty is in cooked mode, so Ctrl-C arrives as SIGINT →
 KeyboardInterrupt in the waiting REPL thread, which cancels the task: the provider stream is
-closed and running tools have their process groups killed by the engine. Confirmation keys are
-read in raw mode with signals off, so Ctrl-C there is just a "no".
+closed and running tools have their process groups killed by the engine; a tool cut that way
+stays on screen with its command, marked interrupted. Confirmation keys are read in raw mode
+with signals off, so Ctrl-C there is a key: it stops the turn (the engine makes no further
+request) and the question's status is 130, as for any Ctrl-C.
 
 Nothing here imports rich, an SDK or the engine at module import: ``warm()`` does that in a
 background thread after the first prompt is drawn, so the first `?` pays nothing.
@@ -19,10 +21,21 @@ import contextlib
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TextIO
 
-from swebash.api import AiService, ChatRequest, ConfirmRequest, TerminalContext
+from swebash.api import (
+    AiEvent,
+    AiService,
+    ChatRequest,
+    ConfirmAnswer,
+    ConfirmRequest,
+    TerminalContext,
+    ToolCallEnd,
+    ToolCallStart,
+    ToolExecuting,
+)
 from swebash.config import Config
 from swebash.errors import SwebashError
 from swebash.interactive.ai_loop import AiLoop
@@ -135,7 +148,15 @@ class AiFrontend:
         renderer = self.renderer
         service = self.service
         finished = threading.Event()
-        hook = renderer.confirm_hook(self.tty_fd)
+        asked = renderer.confirm_hook(self.tty_fd)
+        stopped = threading.Event()
+        running = RunningCalls()
+
+        async def hook(request: ConfirmRequest) -> ConfirmAnswer:
+            answer = await asked(request)
+            if answer is ConfirmAnswer.STOP:
+                stopped.set()
+            return answer
 
         async def turn() -> int:
             status = 0
@@ -144,13 +165,14 @@ class AiFrontend:
                 stream = service.chat_stream(ChatRequest(question), confirm=hook)
                 async with contextlib.aclosing(stream):
                     async for event in stream:
+                        running.see(event)
                         renderer.handle(event)
                         if isinstance(event, Error):
                             status = 1
             finally:
                 renderer.end_turn()
                 finished.set()
-            return status
+            return 130 if stopped.is_set() else status
 
         try:
             result: int = self._wait(turn(), finished)
@@ -158,6 +180,9 @@ class AiFrontend:
         except KeyboardInterrupt:
             from rich.text import Text
 
+            renderer.end_turn()
+            for end in running.interrupted():  # each cut tool stays, with its command
+                renderer.handle(end)
             renderer.end_turn()
             renderer.print(Text("^C — answer cancelled", style="dim"))
             return 130
@@ -186,7 +211,8 @@ class AiFrontend:
             renderer.end_turn()
 
     def translate(self, task: str) -> str | None:
-        """`?? task` → a command for the next prompt's buffer (None on failure).
+        """`?? task` → a command for the next prompt's buffer (None on failure): the WHOLE
+        proposal, however many lines (a loop stays a loop), with its explanation above.
 
         The proposal goes through the safety gate like any command the model wants to run: a
         dangerous one is announced in red with the gate's reasons. It still lands in the
@@ -200,8 +226,9 @@ class AiFrontend:
         if result is None:
             return None
         command: str = result.command
-        if result.explanation:
-            self.renderer.print(Text(f"# {one_line(result.explanation)}", style="dim"))
+        if result.explanation:  # every line of it: a fenced reply's prose is the explanation
+            self.renderer.print(Text("\n".join(f"# {one_line(line)}" for line in
+                                               result.explanation.splitlines()), style="dim"))
         warning = self.proposal_warning(command)
         if warning is not None:
             self.renderer.print(warning)
@@ -255,3 +282,31 @@ class AiFrontend:
         if self._platform is not None:
             self._platform.close()  # MCP server processes stop before the loop does
         self._loop.close()
+
+
+class RunningCalls:
+    """The tool calls of a turn that started running and have not ended: what Ctrl-C cut."""
+
+    def __init__(self) -> None:
+        self._starts: dict[str, ToolCallStart] = {}
+        self._running: dict[str, float] = {}  # call id → when it began to run
+
+    def see(self, event: AiEvent) -> None:
+        if isinstance(event, ToolCallStart):
+            self._starts[event.call_id] = event
+        elif isinstance(event, ToolExecuting):
+            self._running.setdefault(event.call_id, time.monotonic())
+        elif isinstance(event, ToolCallEnd):
+            self._running.pop(event.call_id, None)
+
+    def interrupted(self) -> list[ToolCallEnd]:
+        """A ``ToolCallEnd`` for each call cut while it ran, as the engine recorded it."""
+        from swebash.ai.agent import INTERRUPTED, error_result
+
+        now = time.monotonic()
+        ends = [ToolCallEnd(self._starts[key].name if key in self._starts else "tool",
+                            error_result("Interrupted", INTERRUPTED), False,
+                            (now - began) * 1000, key, "interrupted")
+                for key, began in self._running.items()]
+        self._running.clear()
+        return ends

@@ -3,8 +3,9 @@ next prompt, editable and not run.
 
 The request sent through ``AiService.translate`` carries the command, its exit status, its
 directory and the tail of its output (already ANSI-stripped and bounded by the command
-context; secrets are redacted by the service like every request). The explanation is printed
-one line above the prompt; a proposal the safety gate calls dangerous is flagged in red with
+context; secrets are redacted by the service like every request). The corrected command is
+taken whole (a multi-line fix stays whole, as a `??` proposal does) and its explanation is
+printed above the prompt; a proposal the safety gate calls dangerous is flagged in red with
 its reasons by the same code as for `??` (``AiFrontend.translate``), and is still only placed
 in the buffer — nothing runs until Enter.
 """

@@ -17,9 +17,10 @@ from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
 
 from swebash.api import Retrying
-from swebash.errors import ProviderError, StreamInterrupted
+from swebash.errors import ProviderError, QuotaExceeded, RateLimited, StreamInterrupted
 from swebash.providers.base import TurnEvent
 from swebash.providers.connection import connection_error, innermost_detail
+from swebash.providers.error_codes import classify, error_fields
 
 RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 MAX_SERVER_DELAY = 60.0
@@ -109,8 +110,22 @@ def one_line(text: str, limit: int = 300) -> str:
 
 
 def status_error(provider: str, status: int, message: str, key_var: str | None,
-                 retry_after: float | None = None) -> ProviderError:
+                 retry_after: float | None = None, body: object = None) -> ProviderError:
+    """One line for an HTTP error; quota and rate limit told apart by the body's error code
+    (``error_codes``), so only what waiting can fix is retried."""
     detail = one_line(message) or "no details"
+    fields = error_fields(body)
+    kind = classify(status, fields)
+    code = f" {fields.label}" if fields.label else ""
+    if kind == "quota":
+        return QuotaExceeded(f"{provider}: out of quota or credit ({status}{code}) — check the "
+                             f"plan and billing of this API key: {detail}", status_code=status)
+    if retry_after is None:
+        retry_after = fields.retry_delay
+    retryable = status in RETRYABLE_STATUS
+    if kind == "rate_limit":
+        return RateLimited(f"{provider}: rate limited ({status}{code}): {detail}",
+                           retryable=True, retry_after=retry_after, status_code=status)
     if status == 401:
         hint = f" — check {key_var}" if key_var else ""
         text = f"{provider}: the API key was rejected (401){hint}: {detail}"
@@ -118,15 +133,14 @@ def status_error(provider: str, status: int, message: str, key_var: str | None,
         text = f"{provider}: access denied (403): {detail}"
     elif status == 404:
         text = f"{provider}: not found (404) — check the model name and base URL: {detail}"
-    elif status == 429:
-        text = f"{provider}: rate limited (429): {detail}"
+    elif kind == "overloaded":
+        text = f"{provider}: the service is overloaded ({status}{code}): {detail}"
     elif status >= 500:
         text = f"{provider}: server error ({status}): {detail}"
     else:
         text = f"{provider}: request rejected ({status}): {detail}"
-    quota = "insufficient_quota" in message or "exceeded your current quota" in message
-    return ProviderError(text, retryable=status in RETRYABLE_STATUS and not quota,
-                         retry_after=retry_after, status_code=status)
+    return ProviderError(text, retryable=retryable, retry_after=retry_after,
+                         status_code=status)
 
 
 def translate_error(exc: BaseException, provider: str, endpoint: str, key_var: str | None,
@@ -139,11 +153,13 @@ def translate_error(exc: BaseException, provider: str, endpoint: str, key_var: s
     if isinstance(status, int):
         response = getattr(exc, "response", None)
         headers = getattr(response, "headers", None)
-        message = body_message(getattr(exc, "body", None)) or str(exc)
+        body = getattr(exc, "body", None)
+        message = body_message(body) or str(exc)
         if status < 400:  # an error event inside a 200 stream (Anthropic overloaded, etc.)
             return StreamInterrupted(f"{provider}: the stream reported an error: "
                                      f"{one_line(message)}")
-        error = status_error(provider, status, message, key_var, parse_retry_after(headers))
+        error = status_error(provider, status, message, key_var, parse_retry_after(headers),
+                             body)
         if mid_stream:
             return StreamInterrupted(str(error))
         return error

@@ -14,9 +14,15 @@ agent loop. Raw mode here means: no canonical line editing, no echo, and no sign
 
 Only ``y`` runs; ``a`` (offered only when the call is not dangerous) asks for how long — this
 session, this project, always; ``a`` at a dangerous prompt says why it is not offered and asks
-again; ``v`` shows a folded long command whole. Everything else — n, Enter, Esc, Ctrl-C, end of
-input, any other key — is No. The terminal's settings are restored in ``finally``. A non-tty
-never confirms.
+again; ``v`` shows a folded long command whole. Ctrl-C and Esc (alone, not the start of an
+arrow key's sequence) stop: the call is not run and the turn ends, no further request — what
+Ctrl-C means everywhere else. Everything else — n, Enter, end of input, any other key — is No,
+and the model goes on without the call. The terminal's settings are restored in ``finally``.
+A non-tty never confirms. A dangerous question says so in words (``DANGEROUS``), not only in
+red, so it stands out with NO_COLOR too.
+
+A sandbox rerun the user already approved (the gate asked about exactly that write outside the
+tree) is not asked again: one question per action; the line says what happens instead.
 
 Short on purpose: each reason once, without repeating the command; a command longer than three
 rows is folded to its first and last row with "… N more lines". At 50 columns a prompt stays
@@ -47,7 +53,10 @@ from swebash.safety.display import make_visible, one_line
 MAX_PREVIEW_LINES = 12
 MAX_COMMAND_ROWS = 3  # a longer command is folded: first row, "… N more lines", last row
 MAX_REASON_CHARS = 70
+DANGER_WORD = "DANGEROUS"
+CTRL_C, ESC = b"\x03", b"\x1b"  # Ctrl-C, and Esc alone (not an arrow's ESC [ A): stop
 _DRAIN_SECONDS = 0.03  # the tail of a multi-byte key arrives within this after its first byte
+_ESC_WAIT = 0.1  # … and after a lone ESC, this long (vim's ttimeoutlen)
 
 
 @dataclass(frozen=True)
@@ -133,6 +142,8 @@ def build_confirm_prompt(request: ConfirmRequest, max_preview_lines: int = MAX_P
     style = theme.DANGER if dangerous else "bold"
     line = Text()
     line.append("⚠ ", style=theme.DANGER if dangerous else theme.WARN)
+    if dangerous and request.kind == "run":  # a word, not only a colour (NO_COLOR, mono)
+        line.append(f"{DANGER_WORD} ", style=f"bold {theme.DANGER}")
     if request.kind == "sandbox_retry":
         blocked = one_line(request.blocked or "something")
         command = one_line(request.command or request.description)
@@ -194,7 +205,10 @@ def render_preview(preview: str, path: str | None = None,
 
 
 def answer_for_key(key: bytes, *, offers_always: bool) -> ConfirmAnswer:
-    """Map the bytes of one keypress to an answer; only y (and a, when offered) say yes."""
+    """Map the bytes of one keypress to an answer; only y (and a, when offered) say yes;
+    Ctrl-C or a lone Esc stop the turn."""
+    if key[:1] == CTRL_C or key == ESC:
+        return ConfirmAnswer.STOP
     first = key[:1].lower()
     if first == b"y":
         return ConfirmAnswer.YES
@@ -210,7 +224,10 @@ NOT_OFFERED = "(a is not offered: the gate marked this dangerous; y runs it once
 
 
 def scope_for_key(key: bytes) -> ConfirmAnswer:
-    """The second key after ``a``: how long the approval lasts; anything else is No."""
+    """The second key after ``a``: how long the approval lasts; Ctrl-C / Esc stop; anything
+    else is No."""
+    if key[:1] == CTRL_C or key == ESC:
+        return ConfirmAnswer.STOP
     return SCOPE_KEYS.get(key[:1].lower(), ConfirmAnswer.NO)
 
 
@@ -243,8 +260,7 @@ def read_confirm_key(fd: int, *, offers_always: bool = False,
         termios.tcflush(fd, termios.TCIFLUSH)
         if ready is not None:
             ready()
-        key = os.read(fd, 64)
-        _drain(fd)
+        key = _read_key(fd)
     except OSError:
         return ConfirmAnswer.NO
     finally:
@@ -252,17 +268,25 @@ def read_confirm_key(fd: int, *, offers_always: bool = False,
     return answer_for_key(key, offers_always=offers_always)
 
 
-def _drain(fd: int) -> None:
-    """Swallow what is left of a multi-byte key (e.g. the "[A" after an arrow's ESC)."""
-    while select.select([fd], [], [], _DRAIN_SECONDS)[0]:
-        if not os.read(fd, 64):
-            return
+def _drain(fd: int, first_wait: float = _DRAIN_SECONDS) -> bytes:
+    """What is left of a multi-byte key (e.g. the "[A" after an arrow's ESC), read so it does
+    not land in the next prompt; returned so the key is judged whole."""
+    rest = b""
+    wait = first_wait
+    while select.select([fd], [], [], wait)[0]:
+        chunk = os.read(fd, 64)
+        if not chunk:
+            break
+        rest += chunk
+        wait = _DRAIN_SECONDS
+    return rest
 
 
 ANSWER_WORDS = {ConfirmAnswer.YES: "yes", ConfirmAnswer.NO: "no",
                 ConfirmAnswer.ALWAYS: "yes, for this session",
                 ConfirmAnswer.PROJECT: "yes, from now on in this project",
-                ConfirmAnswer.FOREVER: "yes, from now on"}
+                ConfirmAnswer.FOREVER: "yes, from now on",
+                ConfirmAnswer.STOP: "stopped — the turn ends here"}
 
 
 class _Asker:
@@ -324,14 +348,23 @@ class _Asker:
 
 
 def _read_key(fd: int) -> bytes:
+    """One keypress, whole. A lone ESC waits a little longer for the rest of a sequence
+    (a slow link can split an arrow key), so only Esc itself is read as Esc."""
     key = os.read(fd, 64)
-    _drain(fd)
-    return key
+    return key + _drain(fd, _ESC_WAIT if key == b"\x1b" else _DRAIN_SECONDS)
 
 
 def ask_confirm(console: Console, request: ConfirmRequest, fd: int,
                 terminal: LiveTerminal | None = None) -> ConfirmAnswer:
     """Show the preview and the question on ``console``, read keys from ``fd``, echo the answer."""
+    if request.kind == "sandbox_retry" and request.approved:  # asked once already, at the gate
+        line = Text(f"↻ the sandbox blocked {one_line(request.blocked or 'it')}; you approved "
+                    "that — running it again outside the sandbox", style=theme.DIM)
+        if terminal is not None:
+            terminal.print(line)
+        else:
+            console.print(line)
+        return ConfirmAnswer.YES
     prompt = build_confirm_prompt(request, width=console.width)
     if prompt.preview is not None:
         if terminal is not None:

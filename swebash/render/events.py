@@ -98,7 +98,10 @@ class TerminalRenderer:
             self.spinner.start("thinking…")  # the model is reading the result
         elif isinstance(event, Retrying):
             self._settle()
-            self.panels.retrying(event)
+            if self.terminal.live_enabled:  # one live line, replaced by the next, gone when
+                self.spinner.start(retry_label(event), countdown=event.delay)  # text comes
+            else:
+                self.panels.retrying(event)  # nothing can be erased: a line per retry
         elif isinstance(event, Error):
             self._settle()
             self.panels.error(event)
@@ -141,6 +144,20 @@ class TerminalRenderer:
             self.spinner.stop()
             self.stream.finish()
         self.terminal.clear()
+
+
+RETRY_REASON_CHARS = 40
+
+
+def retry_label(event: Retrying) -> str:
+    """The retry notice as a spinner line: why (the kind of failure, without the provider's
+    name and details — the final error, if it comes, has those), which attempt; the countdown
+    follows, so the whole line fits in one row."""
+    parts = one_line(event.reason).split(": ")
+    reason = parts[1] if len(parts) > 1 else parts[0]
+    if len(reason) > RETRY_REASON_CHARS:
+        reason = reason[: RETRY_REASON_CHARS - 1] + "…"
+    return f"↻ {reason + ' — ' if reason else ''}retry {event.attempt} in"
 
 
 def kilobytes(size: int) -> str:

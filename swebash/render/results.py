@@ -44,7 +44,7 @@ def format_duration(ms: float) -> str:
 # What a failed call's headline says, by the error type the agent gave its result.
 FAILURE_WORDS = {"PermissionDenied": "refused", "UserDeclined": "declined",
                  "ConfirmationRequired": "not confirmed", "LimitReached": "not run",
-                 "Timeout": "timed out"}
+                 "Timeout": "timed out", "UserStopped": "stopped", "Interrupted": "interrupted"}
 
 
 def error_kind(data: object) -> str | None:

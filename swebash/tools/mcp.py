@@ -3,7 +3,10 @@
 ``McpManager`` is a tool source for the registry. Servers start lazily — ``ensure_started`` is
 awaited by the first `?` (never before the shell prompt), all servers at once, each bounded by
 its own ``startup_timeout``; a server that fails is reported in one line and left out while the
-others work. Every call goes through the agent loop like a built-in tool: the safety gate, the
+others work. Before each call the server is checked (a ping, free when the connection is
+already closed): one that exited or was killed since is started again quietly and the call goes
+to the new process; ``ai mcp`` shows such a server as ``exited`` until then. Every call goes
+through the agent loop like a built-in tool: the safety gate, the
 y/N question (every MCP call asks unless the server has ``trust = true``; the question shows
 server, tool and arguments), redaction, the audit log and the metrics. What a server returns is
 untrusted text: it reaches the model as a tool result and nothing else — it cannot run anything.
@@ -56,9 +59,11 @@ def qualified_name(server: str, tool: str) -> str:
 class McpTool(ToolExecutor):
     category = "mcp"
 
-    def __init__(self, server: McpServer, remote: RemoteTool) -> None:
+    def __init__(self, server: McpServer, remote: RemoteTool,
+                 manager: McpManager | None = None) -> None:
         self.server = server
         self.remote = remote
+        self.manager = manager  # checks the server before each call, restarts a dead one
         self.name = qualified_name(server.name, remote.name)
 
     def definition(self) -> ToolSchema:
@@ -78,6 +83,8 @@ class McpTool(ToolExecutor):
 
     async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
         try:
+            if self.manager is not None:
+                await self.manager.revive(self.server)
             result = await self.server.call(self.remote.name, args)
         except McpCallError as exc:
             raise McpToolError(str(exc)) from None
@@ -127,7 +134,7 @@ def format_result(result: CallToolResult) -> tuple[str, str]:
         parts = [json.dumps(result.structured_content, ensure_ascii=False)]
     text = "\n".join(parts)
     lines = text.count("\n") + 1 if text else 0
-    summary = ("error · " if result.is_error else "") + f"{lines} lines"
+    summary = ("error · " if result.is_error else "") + f"{lines} line{'' if lines == 1 else 's'}"
     return text, summary
 
 
@@ -165,7 +172,7 @@ class LoadToolsTool(ToolExecutor):
         if missing:
             body["unknown"] = missing
         return ToolOutput(json.dumps(body, ensure_ascii=False),
-                          summary=f"{len(found)} schemas loaded")
+                          summary=f"{len(found)} schema{'' if len(found) == 1 else 's'} loaded")
 
 
 class McpManager:
@@ -180,6 +187,7 @@ class McpManager:
         self._loader = LoadToolsTool(self)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tools: dict[str, list[McpTool]] = {}
+        self._reviving: dict[str, asyncio.Lock] = {}  # one restart at a time per server
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -208,6 +216,36 @@ class McpManager:
                 if self.report is not None:
                     self.report(f"MCP server '{server.name}' unavailable: {server.error} "
                                 "(ai mcp for details)")
+
+    async def revive(self, server: McpServer) -> None:
+        """Before a call: a server that exited (or was killed while idle) is started again,
+        quietly; the call then goes to the new process. Raises ``McpCallError`` only when it
+        cannot be brought back."""
+        lock = self._reviving.setdefault(server.name, asyncio.Lock())
+        async with lock:
+            if server.state == "ready" and await server.alive():
+                return
+            if server.state != "exited":
+                return  # failed, stopped or disabled: the call reports that state itself
+            await server.stop()
+            self._tools.pop(server.name, None)
+            server.start()
+            await server.wait_ready()
+            now: str = server.state  # changed by the start (mypy keeps the narrowed one)
+            if now != "ready":
+                raise McpCallError(f"MCP server '{server.name}' had exited and could not be "
+                                   f"started again: {server.error}")
+
+    async def check(self) -> None:
+        """For ``ai mcp``: start servers never started, and find the ones that exited since
+        (shown as such — not restarted here; their next call or question does that)."""
+        self._loop = asyncio.get_running_loop()
+        for server in self.servers.values():
+            if server.state == "idle":
+                server.start()
+        await asyncio.gather(*(s.wait_ready() for s in self.servers.values()))
+        await asyncio.gather(*(s.alive() for s in self.servers.values()
+                               if s.state == "ready"))
 
     def warm(self) -> None:
         """Import the SDK ahead of the first `?` (from a background thread; never raises)."""
@@ -259,7 +297,7 @@ class McpManager:
             if server.state != "ready":
                 continue
             if server.name not in self._tools:
-                self._tools[server.name] = [McpTool(server, r) for r in server.tools
+                self._tools[server.name] = [McpTool(server, r, self) for r in server.tools
                                             if allowed(server.config, r.name)]
             found.extend(self._tools[server.name])
         return found
@@ -316,6 +354,9 @@ def status_line(server: McpServer) -> str:
         return f"failed: {printable(server.error)} ({where})"
     if server.state == "idle":
         return f"not started yet — starts with the first ? ({where})"
+    if server.state == "exited":
+        return (f"exited — starts again at its next call, or now with ai mcp restart "
+                f"{server.name} ({where})")
     return f"{server.state} ({where})"
 
 

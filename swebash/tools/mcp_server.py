@@ -12,8 +12,9 @@ task (cancelling from outside with ``Task.cancel`` could pierce the SDK's shield
 leak the process); the deadline is lifted once the tool list has arrived. Stopping sets an
 event: the task leaves its ``async with`` normally and the SDK's shutdown closes stdin, waits,
 then kills the server's process group — no zombies. A stdio server's stderr goes to
-``<log_dir>/mcp-<name>.log``, never to the terminal. A server that exits mid-call is marked
-failed and its task unwinds; ``restart`` brings it back.
+``<log_dir>/mcp-<name>.log``, never to the terminal. A server that exits (mid-call, or killed
+while idle — found by ``alive``, a ping that fails at once on a closed connection) is marked
+``exited`` and its task unwinds; the manager starts it again before its next call.
 
 ``mode="legacy"`` (the initialize handshake) is used on purpose: every server, including small
 hand-written ones, answers it, while the SDK's newer discovery probe may go unanswered.
@@ -42,8 +43,9 @@ if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
     from mcp_types import CallToolResult
 
-State = Literal["idle", "starting", "ready", "failed", "stopped", "disabled"]
+State = Literal["idle", "starting", "ready", "failed", "exited", "stopped", "disabled"]
 CONNECTION_CLOSED = -32000
+PING_SECONDS = 5.0  # a server busy past this is alive, only slow: it is not restarted
 LIST_PAGES = 50  # a server paging its tool list forever is cut off here
 
 
@@ -79,7 +81,7 @@ class McpServer:
 
     def start(self) -> None:
         """Start connecting in the background (call on the AI loop)."""
-        if self.state not in ("idle", "failed", "stopped"):
+        if self.state not in ("idle", "failed", "exited", "stopped"):
             return
         route_sdk_logging(self.log_dir)
         self.state, self.error, self.tools, self.reported = "starting", "", [], False
@@ -180,6 +182,36 @@ class McpServer:
 
     # ------------------------------------------------------------------ calls
 
+    def exited(self) -> None:
+        """The connection is gone (the process exited or was killed): say so, and let the
+        owning task unwind and reap the process."""
+        if self.state in ("starting", "ready"):
+            self.state, self.error = "exited", "the server exited"
+        self.crashed = True
+        self._stop.set()
+
+    async def alive(self) -> bool:
+        """Whether a ready server still answers: a ping. On a closed connection (a killed
+        stdio server) it fails at once, without I/O; a slow answer counts as alive."""
+        from mcp.shared.exceptions import MCPError
+
+        client = self._client
+        if client is None or self.state != "ready":
+            return False
+        try:
+            await asyncio.wait_for(client.session.send_ping(), PING_SECONDS)
+        except TimeoutError:
+            return True
+        except MCPError as exc:
+            if exc.code != CONNECTION_CLOSED:
+                return True  # it answered, with an error: alive
+            self.exited()
+            return False
+        except Exception:  # the transport broke: gone as far as calls are concerned
+            self.exited()
+            return False
+        return True
+
     async def call(self, tool: str, arguments: JsonObject) -> CallToolResult:
         """Call one tool; raises ``McpCallError`` with a message the model can read."""
         from mcp.shared.exceptions import MCPError
@@ -196,9 +228,7 @@ class McpServer:
             raise McpCallError(f"MCP tool '{tool}' timed out after {timeout:g} s") from None
         except MCPError as exc:
             if exc.code == CONNECTION_CLOSED:
-                self.fail("the server exited")
-                self.crashed = True
-                self._stop.set()  # let the owning task unwind and reap the process
+                self.exited()
                 raise McpCallError(f"MCP server '{self.name}' exited during the call") from exc
             if "timed out" in exc.message:
                 raise McpCallError(f"MCP tool '{tool}' timed out after {timeout:g} s") from exc

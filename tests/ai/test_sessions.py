@@ -105,7 +105,9 @@ def test_platform_resume_list_and_continue(tmp_path: Path) -> None:
     listing = platform.list_sessions()
     assert listing[0].startswith("*  1") and "/a" in listing[0] and "question 1" in listing[0]
     assert "give a number from 1 to 1" in platform.resume("7")
-    assert "resumed the conversation" in platform.resume("last")
+    assert "resumed the conversation" in platform.resume("1")
+    # "last" is the conversation before the current one; here the current one is the only one
+    assert platform.resume("last") == "no earlier conversation to resume"
 
 
 def test_disabled_store_writes_nothing(tmp_path: Path) -> None:

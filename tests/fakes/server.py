@@ -9,6 +9,11 @@ plus ``/api/version`` so the Ollama probe finds it. Each request pops the next s
     {"tools": [["execute_command", "{\"command\": \"ls\"}"]],    tool calls (args as raw JSON text)
      "text": "optional text before the calls"}
     {"status": 429, "retry_after": 0.01}                         an HTTP error (any status)
+    {"status": 429, "error_type": "insufficient_quota",          … with the body's error type
+     "error_code": "insufficient_quota"}                          and code (OpenAI; Anthropic
+                                                                  reads error_type)
+    {"status": 429, "google_status": "RESOURCE_EXHAUSTED",       … as Gemini's Google RPC array
+     "google_details": [...]}
     {"cut_after": 2, ...}                                         drop the connection after N events
     {"stream_error": "Overloaded"}                                an error event inside a 200 stream
     {"quirk": "no_index" | "all_index_0" | "finish_stop"}         OpenAI-compatible server quirks
@@ -180,13 +185,20 @@ class _Handler(BaseHTTPRequestHandler):
             headers["retry-after-ms"] = str(int(float(reply["retry_after"]) * 1000))
             headers["retry-after"] = str(reply["retry_after"])
         if self.path.endswith("/messages"):
-            kind = {429: "rate_limit_error", 401: "authentication_error"}.get(status, "api_error")
+            kind = reply.get("error_type") or {429: "rate_limit_error",
+                                               401: "authentication_error"}.get(status,
+                                                                                "api_error")
             body: Any = {"type": "error", "error": {"type": kind, "message": message}}
         elif self.path.endswith("/api/chat"):
             body = {"error": message}
+        elif "google_status" in reply:  # Gemini's OpenAI endpoint: a Google RPC error array
+            body = [{"error": {"code": status, "message": message,
+                               "status": reply["google_status"],
+                               "details": reply.get("google_details", [])}}]
         else:
-            body = {"error": {"message": message, "type": "server_error", "param": None,
-                              "code": None}}
+            body = {"error": {"message": message,
+                              "type": reply.get("error_type", "server_error"), "param": None,
+                              "code": reply.get("error_code")}}
         self._json(status, body, headers)
 
     def _body(self, reply: Reply) -> None:

@@ -33,7 +33,8 @@ TOUCH = ConfirmRequest("execute_command", "$ touch x",
 
 def test_dangerous_prompt_has_all_reasons_in_red_and_no_always() -> None:
     prompt = build_confirm_prompt(RM)
-    assert prompt.plain == "⚠ run: rm -rf build/ — deletes files recursively; forced  [y/N]"
+    assert prompt.plain == ("⚠ DANGEROUS run: rm -rf build/ — deletes files recursively; "
+                            "forced  [y/N]")
     assert not prompt.offers_always
     console = Console(file=io.StringIO(), width=120, force_terminal=True,
                       color_system="standard")
@@ -87,9 +88,11 @@ def test_new_file_preview_is_its_head() -> None:
     (b"n", True, ConfirmAnswer.NO),
     (b"\r", True, ConfirmAnswer.NO),
     (b"\n", True, ConfirmAnswer.NO),
-    (b"\x1b", True, ConfirmAnswer.NO),
-    (b"\x03", True, ConfirmAnswer.NO),
-    (b"\x1b[A", True, ConfirmAnswer.NO),
+    (b"\x1b", True, ConfirmAnswer.STOP),
+    (b"\x03", True, ConfirmAnswer.STOP),
+    (b"\x03", False, ConfirmAnswer.STOP),
+    (b"\x1b[A", True, ConfirmAnswer.NO),  # an arrow key is not Esc
+    (b"\x1bx", True, ConfirmAnswer.NO),  # nor is Alt-x
     (b"", True, ConfirmAnswer.NO),
     ("ý".encode(), True, ConfirmAnswer.NO),
 ])
@@ -143,14 +146,31 @@ def test_pty_a_only_when_offered(pty: Pty) -> None:
     assert pty.read_key(b"a", always=False) is ConfirmAnswer.NO
 
 
-@pytest.mark.parametrize("key", [b"n", b"\r", b"\x1b", b"\x03", b"q"])
+@pytest.mark.parametrize("key", [b"n", b"\r", b"q"])
 def test_pty_everything_else_declines(pty: Pty, key: bytes) -> None:
     assert pty.read_key(key, always=True) is ConfirmAnswer.NO
 
 
-def test_pty_ctrl_c_is_read_as_a_key_not_a_signal(pty: Pty) -> None:
-    # ISIG is off while reading: 0x03 must come back as NO, not raise KeyboardInterrupt.
-    assert pty.read_key(b"\x03") is ConfirmAnswer.NO
+@pytest.mark.parametrize("key", [b"\x03", b"\x1b", b"\x03typed on"])
+def test_pty_ctrl_c_and_esc_stop_the_turn(pty: Pty, key: bytes) -> None:
+    # ISIG is off while reading: 0x03 comes back as STOP, not as KeyboardInterrupt.
+    assert pty.read_key(key) is ConfirmAnswer.STOP
+
+
+def test_pty_an_arrow_split_after_its_esc_is_not_esc(pty: Pty) -> None:
+    # a slow link: the arrow's ESC arrives alone, its "[A" 50 ms later (more than the 30 ms
+    # a key's bytes normally take, less than the wait after a lone ESC)
+    import time
+
+    def later() -> None:
+        time.sleep(0.05)
+        os.write(pty.master, b"[A")
+
+    def esc_then_rest() -> None:
+        os.write(pty.master, b"\x1b")
+        threading.Thread(target=later, daemon=True).start()
+
+    assert read_confirm_key(pty.slave, ready=esc_then_rest) is ConfirmAnswer.NO
     assert termios.tcgetattr(pty.slave)[3] & termios.ISIG
 
 
@@ -215,7 +235,7 @@ def test_each_reason_once_without_repeating_the_command() -> None:
                                         "Forced", "deletes files recursively: rm -rf build")),
                              command="rm -rf build")
     plain = build_confirm_prompt(request).plain
-    assert plain == "⚠ run: rm -rf build — deletes files recursively; forced  [y/N]"
+    assert plain == "⚠ DANGEROUS run: rm -rf build — deletes files recursively; forced  [y/N]"
     assert plain.count("rm -rf build") == 1
 
 
@@ -299,6 +319,33 @@ def test_pty_v_shows_a_folded_command_whole(pty: Pty) -> None:
     got, text = ask_with_keys(pty, request, [b"v", b"n"])
     assert got is ConfirmAnswer.NO
     assert "echo step 15" in text and text.rstrip().endswith("no")
+
+
+@pytest.mark.parametrize("request_", [TOUCH, RM])
+def test_pty_ctrl_c_after_a_stops_too(pty: Pty, request_: ConfirmRequest) -> None:
+    got, text = ask_with_keys(pty, request_, [b"a", b"\x03"])
+    assert got is ConfirmAnswer.STOP
+    assert text.rstrip().endswith("stopped — the turn ends here")
+
+
+def test_dangerous_is_a_word_visible_without_colour() -> None:
+    # With NO_COLOR the two prompts must still differ by more than [y/N] vs [y/N/a].
+    console = Console(file=io.StringIO(), width=100, no_color=True, force_terminal=True)
+    for request in (RM, TOUCH):
+        console.print(build_confirm_prompt(request).line)
+    dangerous, ordinary = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert "DANGEROUS" in dangerous and "DANGEROUS" not in ordinary
+
+
+def test_an_approved_sandbox_rerun_is_not_asked_again(pty: Pty) -> None:
+    request = ConfirmRequest("execute_command", "$ touch /x/y", Verdict("ask", True),
+                             command="touch /x/y", kind="sandbox_retry", approved=True,
+                             blocked="a write outside the working tree (touch: Permission "
+                                     "denied)")
+    console = Console(file=io.StringIO(), width=100, force_terminal=False)
+    assert ask_confirm(console, request, pty.slave) is ConfirmAnswer.YES  # no key was typed
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "[y/N]" not in text and "you approved that" in text
 
 
 def test_pty_a_for_a_file_write_allows_it_for_the_session(pty: Pty) -> None:

@@ -65,7 +65,7 @@ def test_confirm_hook_declines_without_a_tty() -> None:
     finally:
         os.close(read_fd)
         os.close(write_fd)
-    assert console.file.getvalue() == "⚠ run: rm x — deletes  [y/N] no\n"  # type: ignore[attr-defined]
+    assert console.file.getvalue() == "⚠ DANGEROUS run: rm x — deletes  [y/N] no\n"  # type: ignore[attr-defined]
 
 
 def test_the_spinner_comes_back_counting_when_the_model_goes_quiet() -> None:

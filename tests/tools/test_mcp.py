@@ -150,9 +150,9 @@ def test_crash_mid_call_and_restart(tmp_path: Path) -> None:
         first = pid_from(pidfile)
         with pytest.raises(McpToolError, match="exited during the call"):
             await tool(manager, "mcp__srv__crash").execute({}, ctx())
-        assert manager.servers["srv"].state == "failed"
+        assert manager.servers["srv"].state == "exited"
         with pytest.raises(StopIteration):
-            tool(manager, "mcp__srv__echo")  # a failed server offers nothing
+            tool(manager, "mcp__srv__echo")  # an exited server offers nothing
         await manager.ensure_started()  # the next question starts a crashed server again
         second = pid_from(pidfile)
         assert manager.servers["srv"].state == "ready" and second != first
