@@ -199,6 +199,7 @@ def interactive(opts: Options) -> int:
         print("swebash: --continue applies to -c and piped input; in the shell, "
               "`ai resume` continues the newest conversation", file=sys.stderr)
     exit_on_signals()
+    take_ctrl_c()
     # An exported COLUMNS/LINES is a snapshot of some other terminal (test runners and some
     # scripts export them); rich would trust it over the real window and wrap answers at the
     # wrong width. The window size is asked of the terminal, and bash keeps its own COLUMNS.
@@ -227,6 +228,16 @@ def exit_on_signals() -> None:
     from swebash import lifecycle
 
     lifecycle.exit_on_signals((signal.SIGHUP, signal.SIGTERM, signal.SIGQUIT))
+
+
+def take_ctrl_c() -> None:
+    """An interactive shell takes Ctrl-C even when started with SIGINT ignored (a launcher's
+    `cmd &`, some IDEs), as an interactive bash does: otherwise Python keeps SIG_IGN and an
+    answer or a tool could not be cancelled. Children get SIG_DFL back at exec, as before."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def early_prompt(config: object, cwd: str) -> list[Any] | None:

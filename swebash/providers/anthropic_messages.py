@@ -115,7 +115,8 @@ class AnthropicProvider:
         if tools:
             body["tools"] = [{"name": t.name, "description": t.description,
                               "input_schema": t.parameters} for t in tools]
-        return stream_with_retries(lambda: self._attempt(body), self._policy)
+        return stream_with_retries(lambda: self._attempt(body), self._policy,
+                                   f"{self.info.name}: {self.info.endpoint}")
 
     def _error(self, exc: BaseException, mid_stream: bool = False) -> Exception:
         return translate_error(exc, "anthropic", self.info.endpoint, "ANTHROPIC_API_KEY",

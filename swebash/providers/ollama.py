@@ -112,7 +112,8 @@ class OllamaProvider:
             body["tools"] = tools_to_wire(tools)
         if max_tokens:
             body["options"] = {"num_predict": max_tokens}
-        return stream_with_retries(lambda: self._attempt(body), self._policy)
+        return stream_with_retries(lambda: self._attempt(body), self._policy,
+                                   f"{self.info.name}: {self.info.endpoint}")
 
     def _error(self, exc: BaseException, mid_stream: bool = False) -> ProviderError:
         return translate_error(exc, "ollama", self.info.endpoint, None, mid_stream=mid_stream)

@@ -205,7 +205,8 @@ class OpenAIChatProvider:
             body["tools"] = tools_to_wire(tools)
         if max_tokens:
             body["max_tokens"] = max_tokens
-        return stream_with_retries(lambda: self._attempt(body), self._policy)
+        return stream_with_retries(lambda: self._attempt(body), self._policy,
+                                   f"{self.info.name}: {self.info.endpoint}")
 
     def _error(self, exc: BaseException, mid_stream: bool = False) -> Exception:
         return translate_error(exc, self.info.name, self.info.endpoint, self._key_var,

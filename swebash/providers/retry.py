@@ -8,7 +8,6 @@ the user already saw would duplicate it.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import email.utils
 import random
@@ -20,6 +19,7 @@ from swebash.api import Retrying
 from swebash.errors import ProviderError, StreamInterrupted
 from swebash.providers.base import TurnEvent
 from swebash.providers.connection import connection_error, innermost_detail
+from swebash.providers.pacing import Clock, paced
 
 RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 MAX_SERVER_DELAY = 60.0
@@ -30,6 +30,8 @@ class RetryPolicy:
     max_retries: int = 3
     base_delay: float = 0.5
     max_delay: float = 8.0
+    idle: float | None = None  # seconds between useful events (pacing.py)
+    deadline: float | None = None  # seconds for the whole request, retries included
 
     def delay(self, attempt: int, retry_after: float | None) -> float:
         """Delay before retry number ``attempt`` (0-based): the server's word when sane."""
@@ -40,13 +42,17 @@ class RetryPolicy:
 
 
 async def stream_with_retries(attempt: Callable[[], AsyncGenerator[TurnEvent, None]],
-                              policy: RetryPolicy) -> AsyncGenerator[TurnEvent, None]:
+                              policy: RetryPolicy, label: str = "the provider"
+                              ) -> AsyncGenerator[TurnEvent, None]:
+    """``label`` names the server in a deadline error (``openai: http://…/v1``)."""
+    clock = Clock(policy.idle, policy.deadline, label)
     tries = 0
     while True:
         produced = False
         try:
-            async with contextlib.aclosing(attempt()) as events:
-                async for event in events:
+            async with contextlib.aclosing(attempt()) as events, \
+                    contextlib.aclosing(paced(events, clock)) as timed:
+                async for event in timed:
                     produced = True
                     yield event
             return
@@ -56,7 +62,7 @@ async def stream_with_retries(attempt: Callable[[], AsyncGenerator[TurnEvent, No
             delay = policy.delay(tries, exc.retry_after)
             tries += 1
             yield Retrying(tries, delay, str(exc))
-            await asyncio.sleep(delay)
+            await clock.sleep(delay)
 
 
 def parse_retry_after(headers: object) -> float | None:

@@ -105,7 +105,8 @@ def resolve(ai: AiConfig, *, probe: bool = True) -> Selection:
 
 def create_provider(ai: AiConfig) -> Provider:
     selection = resolve(ai)
-    policy = RetryPolicy(max_retries=ai.max_retries)
+    policy = RetryPolicy(max_retries=ai.max_retries, idle=ai.request_timeout,
+                         deadline=max(ai.request_deadline, ai.request_timeout))
     if selection.provider == "anthropic":
         from swebash.providers.anthropic_messages import AnthropicProvider
 
