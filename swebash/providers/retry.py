@@ -155,7 +155,7 @@ def translate_error(exc: BaseException, provider: str, endpoint: str, key_var: s
         return error
     if "Timeout" in name:
         err_cls = StreamInterrupted if mid_stream else ProviderError
-        return err_cls(f"{provider}: the request to {endpoint} timed out", retryable=not mid_stream)
+        return err_cls(f"{provider}: the request to {endpoint} timed out", retryable=False)
     if mid_stream:
         return StreamInterrupted(
             f"{provider}: the response stream broke off mid-way ({one_line(str(exc)) or name})")
