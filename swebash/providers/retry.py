@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from swebash.api import Retrying
 from swebash.errors import ProviderError, StreamInterrupted
 from swebash.providers.base import TurnEvent
-from swebash.providers.connection import connection_error, innermost_detail
+from swebash.providers.connection import causes, connection_error, innermost_detail
 from swebash.providers.pacing import Clock, paced
 
 RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
@@ -138,8 +138,9 @@ def status_error(provider: str, status: int, message: str, key_var: str | None,
 def translate_error(exc: BaseException, provider: str, endpoint: str, key_var: str | None,
                     *, mid_stream: bool = False) -> ProviderError:
     """Map an SDK or httpx exception to a one-line ProviderError (retryable when it is)."""
-    if isinstance(exc, ProviderError):
-        return exc
+    for cause in causes(exc):  # raised by one of our hooks inside the SDK (a refused redirect)
+        if isinstance(cause, ProviderError):
+            return cause
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
     if isinstance(status, int):

@@ -52,3 +52,30 @@ def test_c_gives_up_after_the_timeout_in_one_line(stall: dict[str, object],
     assert len(lines) == 1 and "sent nothing useful for 1.5 s (SWEBASH_AI_TIMEOUT)" in lines[0], \
         done.stderr
     assert len(server.requests) == 1  # not retried: the same wait again would double it
+
+
+def test_piped_question_with_invalid_utf8_is_answered(server: FakeServer,
+                                                      ai_env: dict[str, str],
+                                                      term_env: dict[str, str]) -> None:
+    server.script({"text": "answered"})
+    done = subprocess.run([SWEBASH], input=b"? what is caf\xe9 \xff\n", env={**term_env, **ai_env},
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert b"answered" in done.stdout and b"surrogates" not in done.stderr
+    assert "caf\ufffd \ufffd" in str(server.requests[-1].body)
+
+
+def test_c_refuses_a_redirect_to_another_host(server: FakeServer, ai_env: dict[str, str],
+                                              term_env: dict[str, str]) -> None:
+    other = FakeServer().start()
+    try:
+        server.script({"redirect": other.url + "/v1/chat/completions"})
+        done = subprocess.run([SWEBASH, "-c", "? my private question"],
+                              env={**term_env, **ai_env}, capture_output=True, text=True,
+                              timeout=60)
+    finally:
+        other.stop()
+    assert done.returncode == 1
+    (line,) = done.stderr.strip().splitlines()
+    assert "redirected the request to" in line and "not followed" in line
+    assert other.requests == []
