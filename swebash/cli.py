@@ -137,6 +137,19 @@ def reserve_std_fds() -> tuple[int, ...]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return run_main(argv)
+    except BrokenPipeError:  # `swebash policy rules | head`: the reader left, like bash's 141
+        return reader_left()
+
+
+def reader_left() -> int:
+    """stdout's reader is gone: point fd 1 at /dev/null so the flush at exit cannot raise."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    return 141
+
+
+def run_main(argv: list[str] | None = None) -> int:
     closed_fds = reserve_std_fds()
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["--version"]:
@@ -160,8 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `swebash -c '? q' | head -1`: the reader left, like bash's 141
-        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-        return 141
+        return reader_left()
     except Exception as exc:  # the last line of defence: one line, never a traceback
         from swebash.errors import SwebashError
 
