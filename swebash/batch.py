@@ -65,6 +65,10 @@ def is_ai_line(line: str) -> bool:
 
 
 def answer(host: PlainAiHost, line: str, stdin_text: str | None) -> int:
+    # argv and piped lines are decoded with surrogateescape (bash gets its bytes back); a
+    # question is text: bytes that are not UTF-8 become U+FFFD here, once, so the request,
+    # the stored conversation and the audit log all see the same valid text
+    line = line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     if isinstance(route(line), Builtin):
         return host.builtin(line.strip())
     return host.ask(line, stdin_text)

@@ -137,6 +137,19 @@ def reserve_std_fds() -> tuple[int, ...]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return run_main(argv)
+    except BrokenPipeError:  # `swebash policy rules | head`: the reader left, like bash's 141
+        return reader_left()
+
+
+def reader_left() -> int:
+    """stdout's reader is gone: point fd 1 at /dev/null so the flush at exit cannot raise."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    return 141
+
+
+def run_main(argv: list[str] | None = None) -> int:
     closed_fds = reserve_std_fds()
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["--version"]:
@@ -160,8 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `swebash -c '? q' | head -1`: the reader left, like bash's 141
-        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-        return 141
+        return reader_left()
     except Exception as exc:  # the last line of defence: one line, never a traceback
         from swebash.errors import SwebashError
 
@@ -199,6 +211,7 @@ def interactive(opts: Options) -> int:
         print("swebash: --continue applies to -c and piped input; in the shell, "
               "`ai resume` continues the newest conversation", file=sys.stderr)
     exit_on_signals()
+    take_ctrl_c()
     # An exported COLUMNS/LINES is a snapshot of some other terminal (test runners and some
     # scripts export them); rich would trust it over the real window and wrap answers at the
     # wrong width. The window size is asked of the terminal, and bash keeps its own COLUMNS.
@@ -227,6 +240,16 @@ def exit_on_signals() -> None:
     from swebash import lifecycle
 
     lifecycle.exit_on_signals((signal.SIGHUP, signal.SIGTERM, signal.SIGQUIT))
+
+
+def take_ctrl_c() -> None:
+    """An interactive shell takes Ctrl-C even when started with SIGINT ignored (a launcher's
+    `cmd &`, some IDEs), as an interactive bash does: otherwise Python keeps SIG_IGN and an
+    answer or a tool could not be cancelled. Children get SIG_DFL back at exec, as before."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def early_prompt(config: object, cwd: str) -> list[Any] | None:

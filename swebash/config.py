@@ -17,7 +17,8 @@ config.toml layout::
     provider = "openai"          # openai | anthropic | gemini | ollama | openai-compatible
     model = "gpt-4o-mini"
     base_url = "http://localhost:8000/v1"
-    timeout = 60                 # seconds per request
+    timeout = 60                 # seconds a request may go without a useful byte
+    deadline = 600               # seconds for a whole request, retries included
     max_retries = 3
     autocomplete = false
     context_commands = 10
@@ -168,6 +169,7 @@ class AiConfig:
     anthropic_base_url: str | None = None
     ollama_host: str | None = None
     request_timeout: float = 60.0
+    request_deadline: float = 600.0
     max_retries: int = 3
     autocomplete: bool = False
     context_commands: int = 10
@@ -505,6 +507,7 @@ def load_ai(s: Settings, env: Mapping[str, str]) -> AiConfig:
         anthropic_base_url=s.get("", None, "ANTHROPIC_BASE_URL", parse_url, None, "none"),
         ollama_host=secret("OLLAMA_HOST"),
         request_timeout=s.get("ai", "timeout", "SWEBASH_AI_TIMEOUT", float_parser(), 60.0),
+        request_deadline=s.get("ai", "deadline", "SWEBASH_AI_DEADLINE", float_parser(), 600.0),
         max_retries=s.get("ai", "max_retries", "SWEBASH_AI_MAX_RETRIES", int_parser(0, 20), 3),
         autocomplete=s.get("ai", "autocomplete", "SWEBASH_AI_AUTOCOMPLETE", parse_bool, False),
         context_commands=s.get("ai", "context_commands", "SWEBASH_AI_CONTEXT_COMMANDS",

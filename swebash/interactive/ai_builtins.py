@@ -62,13 +62,28 @@ class BuiltinHost(Protocol):
     def explain(self, command: str) -> int: ...
 
 
+OPERATOR_CHARS = frozenset("();<>|&")
+
+
 def parse(line: str) -> list[str]:
-    """`ai model gpt-4o` → ["model", "gpt-4o"]; raises SwebashError on bad quoting."""
+    """`ai model gpt-4o` → ["model", "gpt-4o"]; raises SwebashError on bad quoting, and on a
+    pipe, list or redirection: `ai …` is swebash's, bash never sees it, so `ai sessions | grep x;
+    echo y` would silently drop everything after `ai sessions` (`ai explain` takes a whole
+    command line, operators included)."""
     try:
         words = shlex.split(line)
+        lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        tokens = list(lexer)
     except ValueError as exc:
         raise SwebashError(f"ai: {exc}") from None
-    return words[1:] if words[:1] == ["ai"] else words
+    words = words[1:] if words[:1] == ["ai"] else words
+    operator = next((t for t in tokens if t and set(t) <= OPERATOR_CHARS), None)
+    if operator is not None and words[:1] != ["explain"]:
+        raise SwebashError(f"ai: `ai …` stands alone on its line, it cannot take part in "
+                           f"'{operator}' (for a pipe: swebash -c 'ai {' '.join(words[:1])}' "
+                           f"| …)")
+    return words
 
 
 def run_rules(args: list[str]) -> int:

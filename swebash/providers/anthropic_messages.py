@@ -39,6 +39,7 @@ from swebash.providers.connection import (
     ended_early,
 )
 from swebash.providers.guard import line_limit_hook
+from swebash.providers.hygiene import encodable, redirect_hook
 from swebash.providers.openai_chat import parse_arguments_object
 from swebash.providers.retry import RetryPolicy, stream_with_retries, translate_error
 
@@ -96,7 +97,8 @@ class AnthropicProvider:
             import httpx2
 
             hook = line_limit_hook(httpx2.AsyncByteStream, "anthropic")
-            http = anthropic.DefaultAsyncHttpxClient(event_hooks={"response": [hook]})
+            http = anthropic.DefaultAsyncHttpxClient(event_hooks={"response": [
+                hook, redirect_hook("anthropic", self.info.endpoint)]})
             self._client = anthropic.AsyncAnthropic(api_key=self._api_key,
                                                     base_url=self.info.endpoint,
                                                     timeout=self._timeout, max_retries=0,
@@ -115,7 +117,9 @@ class AnthropicProvider:
         if tools:
             body["tools"] = [{"name": t.name, "description": t.description,
                               "input_schema": t.parameters} for t in tools]
-        return stream_with_retries(lambda: self._attempt(body), self._policy)
+        body = encodable(body)
+        return stream_with_retries(lambda: self._attempt(body), self._policy,
+                                   f"{self.info.name}: {self.info.endpoint}")
 
     def _error(self, exc: BaseException, mid_stream: bool = False) -> Exception:
         return translate_error(exc, "anthropic", self.info.endpoint, "ANTHROPIC_API_KEY",

@@ -36,6 +36,7 @@ from swebash.providers.connection import (
     not_a_stream,
 )
 from swebash.providers.guard import line_limit_hook
+from swebash.providers.hygiene import encodable, redirect_hook
 from swebash.providers.openai_chat import parse_arguments_object, tools_to_wire
 from swebash.providers.retry import (
     RetryPolicy,
@@ -96,9 +97,10 @@ class OllamaProvider:
             import httpx
 
             hook = line_limit_hook(httpx.AsyncByteStream, "ollama")
-            self._client = httpx.AsyncClient(base_url=self.info.endpoint,
+            refuse = redirect_hook("ollama", self.info.endpoint)
+            self._client = httpx.AsyncClient(base_url=self.info.endpoint, follow_redirects=True,
                                              timeout=httpx.Timeout(self._timeout, connect=10.0),
-                                             event_hooks={"response": [hook]})
+                                             event_hooks={"response": [hook, refuse]})
         return self._client
 
     def warm(self) -> None:
@@ -112,7 +114,9 @@ class OllamaProvider:
             body["tools"] = tools_to_wire(tools)
         if max_tokens:
             body["options"] = {"num_predict": max_tokens}
-        return stream_with_retries(lambda: self._attempt(body), self._policy)
+        body = encodable(body)
+        return stream_with_retries(lambda: self._attempt(body), self._policy,
+                                   f"{self.info.name}: {self.info.endpoint}")
 
     def _error(self, exc: BaseException, mid_stream: bool = False) -> ProviderError:
         return translate_error(exc, "ollama", self.info.endpoint, None, mid_stream=mid_stream)

@@ -41,6 +41,7 @@ from swebash.providers.connection import (
     ended_early,
 )
 from swebash.providers.guard import line_limit_hook
+from swebash.providers.hygiene import encodable, redirect_hook
 from swebash.providers.retry import RetryPolicy, stream_with_retries, translate_error
 
 OPENAI_URL = "https://api.openai.com/v1"
@@ -188,7 +189,8 @@ class OpenAIChatProvider:
             import openai  # the SDK costs ~1 s to import: only now, or in warm()
 
             hook = line_limit_hook(httpx2.AsyncByteStream, self.info.name)
-            http = openai.DefaultAsyncHttpxClient(event_hooks={"response": [hook]})
+            http = openai.DefaultAsyncHttpxClient(event_hooks={"response": [
+                hook, redirect_hook(self.info.name, self.info.endpoint)]})
             self._client = openai.AsyncOpenAI(api_key=self._api_key, base_url=self.info.endpoint,
                                               timeout=self._timeout, max_retries=0,
                                               http_client=http)
@@ -205,7 +207,9 @@ class OpenAIChatProvider:
             body["tools"] = tools_to_wire(tools)
         if max_tokens:
             body["max_tokens"] = max_tokens
-        return stream_with_retries(lambda: self._attempt(body), self._policy)
+        body = encodable(body)
+        return stream_with_retries(lambda: self._attempt(body), self._policy,
+                                   f"{self.info.name}: {self.info.endpoint}")
 
     def _error(self, exc: BaseException, mid_stream: bool = False) -> Exception:
         return translate_error(exc, self.info.name, self.info.endpoint, self._key_var,

@@ -8,7 +8,6 @@ the user already saw would duplicate it.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import email.utils
 import random
@@ -19,8 +18,9 @@ from dataclasses import dataclass
 from swebash.api import Retrying
 from swebash.errors import ProviderError, QuotaExceeded, RateLimited, StreamInterrupted
 from swebash.providers.base import TurnEvent
-from swebash.providers.connection import connection_error, innermost_detail
+from swebash.providers.connection import causes, connection_error, innermost_detail
 from swebash.providers.error_codes import classify, error_fields
+from swebash.providers.pacing import Clock, paced
 
 RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 MAX_SERVER_DELAY = 60.0
@@ -31,6 +31,8 @@ class RetryPolicy:
     max_retries: int = 3
     base_delay: float = 0.5
     max_delay: float = 8.0
+    idle: float | None = None  # seconds between useful events (pacing.py)
+    deadline: float | None = None  # seconds for the whole request, retries included
 
     def delay(self, attempt: int, retry_after: float | None) -> float:
         """Delay before retry number ``attempt`` (0-based): the server's word when sane."""
@@ -41,13 +43,17 @@ class RetryPolicy:
 
 
 async def stream_with_retries(attempt: Callable[[], AsyncGenerator[TurnEvent, None]],
-                              policy: RetryPolicy) -> AsyncGenerator[TurnEvent, None]:
+                              policy: RetryPolicy, label: str = "the provider"
+                              ) -> AsyncGenerator[TurnEvent, None]:
+    """``label`` names the server in a deadline error (``openai: http://…/v1``)."""
+    clock = Clock(policy.idle, policy.deadline, label)
     tries = 0
     while True:
         produced = False
         try:
-            async with contextlib.aclosing(attempt()) as events:
-                async for event in events:
+            async with contextlib.aclosing(attempt()) as events, \
+                    contextlib.aclosing(paced(events, clock)) as timed:
+                async for event in timed:
                     produced = True
                     yield event
             return
@@ -57,7 +63,7 @@ async def stream_with_retries(attempt: Callable[[], AsyncGenerator[TurnEvent, No
             delay = policy.delay(tries, exc.retry_after)
             tries += 1
             yield Retrying(tries, delay, str(exc))
-            await asyncio.sleep(delay)
+            await clock.sleep(delay)
 
 
 def parse_retry_after(headers: object) -> float | None:
@@ -146,8 +152,9 @@ def status_error(provider: str, status: int, message: str, key_var: str | None,
 def translate_error(exc: BaseException, provider: str, endpoint: str, key_var: str | None,
                     *, mid_stream: bool = False) -> ProviderError:
     """Map an SDK or httpx exception to a one-line ProviderError (retryable when it is)."""
-    if isinstance(exc, ProviderError):
-        return exc
+    for cause in causes(exc):  # raised by one of our hooks inside the SDK (a refused redirect)
+        if isinstance(cause, ProviderError):
+            return cause
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
     if isinstance(status, int):
@@ -165,7 +172,7 @@ def translate_error(exc: BaseException, provider: str, endpoint: str, key_var: s
         return error
     if "Timeout" in name:
         err_cls = StreamInterrupted if mid_stream else ProviderError
-        return err_cls(f"{provider}: the request to {endpoint} timed out", retryable=not mid_stream)
+        return err_cls(f"{provider}: the request to {endpoint} timed out", retryable=False)
     if mid_stream:
         return StreamInterrupted(
             f"{provider}: the response stream broke off mid-way ({one_line(str(exc)) or name})")

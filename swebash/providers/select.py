@@ -105,21 +105,25 @@ def resolve(ai: AiConfig, *, probe: bool = True) -> Selection:
 
 def create_provider(ai: AiConfig) -> Provider:
     selection = resolve(ai)
-    policy = RetryPolicy(max_retries=ai.max_retries)
+    policy = RetryPolicy(max_retries=ai.max_retries, idle=ai.request_timeout,
+                         deadline=max(ai.request_deadline, ai.request_timeout))
+    # httpx's per-read timeout is only a backstop: the pacing clock (same setting, counted on
+    # useful events) ends a stalled request first, with the message that names the setting
+    sdk_timeout = ai.request_timeout + 5.0
     if selection.provider == "anthropic":
         from swebash.providers.anthropic_messages import AnthropicProvider
 
         return AnthropicProvider(model=selection.model, api_key=selection.api_key,
-                                 base_url=selection.base_url, timeout=ai.request_timeout,
+                                 base_url=selection.base_url, timeout=sdk_timeout,
                                  policy=policy)
     if selection.provider == "ollama":
         from swebash.providers.ollama import OllamaProvider
 
         return OllamaProvider(model=selection.model, host=selection.base_url,
-                              timeout=ai.request_timeout, policy=policy)
+                              timeout=sdk_timeout, policy=policy)
     from swebash.providers.openai_chat import OpenAIChatProvider
 
     return OpenAIChatProvider(name=selection.provider, model=selection.model,
                               api_key=selection.api_key, base_url=selection.base_url,
-                              timeout=ai.request_timeout, policy=policy,
+                              timeout=sdk_timeout, policy=policy,
                               key_var=selection.key_var)

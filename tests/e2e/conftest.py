@@ -20,11 +20,11 @@ SWEBASH = str(Path(sys.executable).parent / "swebash")
 
 class Term:
     def __init__(self, env: dict[str, str], args: list[str] | None = None, rows: int = 30,
-                 cols: int = 110, cwd: str | None = None) -> None:
+                 cols: int = 110, cwd: str | None = None, program: str = SWEBASH) -> None:
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = b""
-        self.child = pexpect.spawn(SWEBASH, args or [], env=env, dimensions=(rows, cols),
+        self.child = pexpect.spawn(program, args or [], env=env, dimensions=(rows, cols),
                                    cwd=cwd)
 
     def pump(self, timeout: float = 0.05) -> None:

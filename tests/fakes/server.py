@@ -24,6 +24,14 @@ plus ``/api/version`` so the Ollama probe finds it. Each request pops the next s
         strings are sent verbatim — for malformed and wrong-typed events
     {"endless": "some text"}                                      stream this text forever
     {"endless_line": "xxxx"}                                      one line that never ends
+    {"silent": true}                                              accept, then send nothing
+        (with "headers": true the 200 stream headers are sent first)
+    {"keepalive": 0.2}                                            stream headers, then SSE
+        comments (``: ping``) or blank NDJSON lines at that interval, never an event
+    {"trickle": 1.0, "text": "hi"}                                the normal reply, one byte
+        every that many seconds
+    {"redirect": "http://other:1/v1/chat/completions",            a redirect (307 by default)
+     "redirect_status": 307}
     {"tools": [["write_file", {"fill": 10_000_000}]],             generated arguments: a string
      "arg_chunks": 3}                                             of N bytes, or {"depth": N}
                                                                   nested arrays; arg_chunks sets
@@ -41,6 +49,7 @@ from __future__ import annotations
 import argparse
 import json
 import queue
+import select
 import socket
 import sys
 import threading
@@ -125,6 +134,7 @@ def split_text(text: str, chunks: int) -> list[str]:
 class _Handler(BaseHTTPRequestHandler):
     fake: FakeServer
     protocol_version = "HTTP/1.1"
+    trickle: float = 0
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -146,6 +156,13 @@ class _Handler(BaseHTTPRequestHandler):
             body = {"_raw": raw.decode("utf-8", "replace")}
         self.fake.requests.append(Recorded(self.path, self._headers(), body, arrived))
         reply = self.fake.next_reply()
+        self.trickle = reply.get("trickle", 0)
+        if "redirect" in reply:
+            return self._redirect(reply)
+        if "silent" in reply:
+            return self._silent(reply)
+        if "keepalive" in reply:
+            return self._keepalive(reply)
         if "status" in reply:
             return self._error(reply)
         if "body" in reply:
@@ -209,6 +226,39 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _redirect(self, reply: Reply) -> None:
+        self.send_response(int(reply.get("redirect_status", 307)))
+        self.send_header("location", str(reply["redirect"]))
+        self.send_header("content-length", "0")
+        self.end_headers()
+
+    def _client_gone(self, wait: float) -> bool:
+        """Wait up to ``wait`` s; True when the client closed the connection meanwhile."""
+        readable, _, _ = select.select([self.connection], [], [], wait)
+        if not readable:
+            return False
+        try:
+            return self.connection.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
+
+    def _silent(self, reply: Reply) -> None:
+        if reply.get("headers"):
+            self._start_stream("text/event-stream")
+        while not self._client_gone(0.2):
+            pass
+        self.close_connection = True
+
+    def _keepalive(self, reply: Reply) -> None:
+        ndjson = self.path.endswith("/api/chat")
+        self._start_stream("application/x-ndjson" if ndjson else "text/event-stream")
+        interval = float(reply["keepalive"])
+        while not self._client_gone(interval):
+            try:
+                self._send("\n" if ndjson else ": ping\n\n")
+            except OSError:
+                return
+
     def _start_stream(self, content_type: str) -> None:
         self.send_response(200)
         self.send_header("content-type", content_type)
@@ -218,8 +268,16 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send(self, data: str) -> None:
         raw = data.encode()
-        self.wfile.write(f"{len(raw):x}\r\n".encode() + raw + b"\r\n")
-        self.wfile.flush()
+        trickle = float(getattr(self, "trickle", 0) or 0)
+        if not trickle:
+            self.wfile.write(f"{len(raw):x}\r\n".encode() + raw + b"\r\n")
+            self.wfile.flush()
+            return
+        for i in range(len(raw)):  # one byte per HTTP chunk, one chunk per interval
+            self.wfile.write(b"1\r\n" + raw[i:i + 1] + b"\r\n")
+            self.wfile.flush()
+            if self._client_gone(trickle):
+                raise BrokenPipeError("the client went away")
 
     def _events(self, reply: Reply, events: Iterable[str], content_type: str) -> None:
         """Send pre-framed events, honouring delay and cut_after."""
