@@ -119,7 +119,8 @@ class AnthropicProvider:
                               "input_schema": t.parameters} for t in tools]
         body = encodable(body)
         return stream_with_retries(lambda: self._attempt(body), self._policy,
-                                   f"{self.info.name}: {self.info.endpoint}")
+                                   f"{self.info.name}: {self.info.endpoint}",
+                                   prepare=self.client)
 
     def _error(self, exc: BaseException, mid_stream: bool = False) -> Exception:
         return translate_error(exc, "anthropic", self.info.endpoint, "ANTHROPIC_API_KEY",

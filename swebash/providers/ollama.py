@@ -116,7 +116,8 @@ class OllamaProvider:
             body["options"] = {"num_predict": max_tokens}
         body = encodable(body)
         return stream_with_retries(lambda: self._attempt(body), self._policy,
-                                   f"{self.info.name}: {self.info.endpoint}")
+                                   f"{self.info.name}: {self.info.endpoint}",
+                                   prepare=self.client)
 
     def _error(self, exc: BaseException, mid_stream: bool = False) -> ProviderError:
         return translate_error(exc, "ollama", self.info.endpoint, None, mid_stream=mid_stream)

@@ -209,7 +209,8 @@ class OpenAIChatProvider:
             body["max_tokens"] = max_tokens
         body = encodable(body)
         return stream_with_retries(lambda: self._attempt(body), self._policy,
-                                   f"{self.info.name}: {self.info.endpoint}")
+                                   f"{self.info.name}: {self.info.endpoint}",
+                                   prepare=self.client)
 
     def _error(self, exc: BaseException, mid_stream: bool = False) -> Exception:
         return translate_error(exc, self.info.name, self.info.endpoint, self._key_var,

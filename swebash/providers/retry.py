@@ -43,9 +43,17 @@ class RetryPolicy:
 
 
 async def stream_with_retries(attempt: Callable[[], AsyncGenerator[TurnEvent, None]],
-                              policy: RetryPolicy, label: str = "the provider"
+                              policy: RetryPolicy, label: str = "the provider",
+                              prepare: Callable[[], object] | None = None
                               ) -> AsyncGenerator[TurnEvent, None]:
-    """``label`` names the server in a deadline error (``openai: http://…/v1``)."""
+    """``label`` names the server in a deadline error (``openai: http://…/v1``); ``prepare``
+    (the SDK's import and client, ~1 s the first time) runs before the clock starts: the
+    timeouts measure the server, not this process."""
+    if prepare is not None:
+        try:
+            prepare()
+        except Exception as exc:  # an SDK that cannot be imported or set up: one line
+            raise ProviderError(f"{label}: cannot set up the client: {exc}") from exc
     clock = Clock(policy.idle, policy.deadline, label)
     tries = 0
     while True:

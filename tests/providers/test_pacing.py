@@ -75,7 +75,9 @@ def test_retries_never_outlast_the_deadline(server: FakeServer) -> None:
 
 
 def test_a_slow_but_steady_answer_is_fine(server: FakeServer) -> None:
-    server.script({"text": "one two three four", "chunks": 4, "delay": 0.2})
-    seen, error = collect("openai", server, request_timeout=0.6)
+    # 6 events 0.4 s apart: longer in all than the timeout, never that long between events
+    server.script({"text": "one two three four five six", "chunks": 6, "delay": 0.4})
+    seen, error = collect("openai", server, request_timeout=1.5)
     assert error is None
-    assert "".join(e.text for e in seen if isinstance(e, TextDelta)) == "one two three four"
+    assert "".join(e.text for e in seen if isinstance(e, TextDelta)) == \
+        "one two three four five six"
