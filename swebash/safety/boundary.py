@@ -60,6 +60,7 @@ KEY_BLOCK = re.compile(
 PERSON_ONLY = ("only a person at the terminal can approve this, and is asked every time; "
                "--yes and --yes-dangerous never approve it. Do not try another way around it.")
 INODE_TTL = 10.0  # seconds a scan of the home's secret inodes stays fresh
+MAX_JUDGED = 256  # write targets remembered from their judgement to their write
 # Never written without asking, wherever the tree is (relative to home).
 HOME_CONFIG = (".config/git", ".gitconfig", ".config/swebash", ".local/state/swebash")
 
@@ -107,7 +108,10 @@ class FileBoundary:
         if real is None:
             return Verdict("deny", False, ("not a usable path",))
         with self._lock:
+            self._judged.pop((cwd, path), None)  # re-inserted last: the oldest go first
             self._judged[(cwd, path)] = real
+            while len(self._judged) > MAX_JUDGED:
+                del self._judged[next(iter(self._judged))]
         return self._write_verdict(real, cwd, shown)
 
     def _landing(self, path: str, cwd: str) -> tuple[str | None, str]:
@@ -125,27 +129,28 @@ class FileBoundary:
         reasons: list[str] = []
         protected = self._protected(real, tree)
         if protected:
-            reasons.append(f"{protected}: {shown}")
+            reasons.append(protected)
         if tree == "/" or not within(real, tree):
-            reasons.append(f"writes outside the working tree {tree}: {shown}")
-        if reasons:
-            return Verdict("ask", True, tuple(reasons), needs_person=True)
-        return Verdict("ask", False, (f"writes {shown}",))
+            reasons.append(f"writes outside the working tree {tree}")
+        if not reasons:
+            return Verdict("ask", False, (f"writes {shown}",))
+        if shown.endswith(")"):  # resolved elsewhere than it reads: say where
+            reasons.append(f"lands at {real}")
+        return Verdict("ask", True, tuple(reasons), needs_person=True)
 
     def _protected(self, real: str, tree: str) -> str | None:
         """Why a place is protected even inside the writable tree (None: it is not)."""
         if ".git" in real.lower().split("/"):
-            return "writes inside .git (its hooks and config run code on the next git command)"
+            return "writes inside .git (hooks and config run code at the next git command)"
         if os.path.basename(real) in RC_FILES:
-            return "writes a startup or config file that runs code"
+            return "writes a startup file that runs code"
         if any(within(real, place) for place in self.protected):
             return "writes swebash's or git's configuration"
         home = self._real_home
         if tree != "/" and within(home, tree) and real != home and within(real, home):
             first = os.path.relpath(real, home).split("/")[0]
             if first.startswith("."):
-                return (f"writes ~/{first}, a hidden place of your home (configuration, startup "
-                        "files, ~/.local/bin)")
+                return f"writes ~/{first}, a hidden place of your home"
         if any(within(real, d) for d in SYSTEM_DIRS):
             return "writes a system location"
         return None

@@ -97,6 +97,9 @@ class Walk:
         if not stat.S_ISDIR(info.st_mode):
             yield from self._file(self.root, os.path.basename(self.root))
             return
+        if any(within(real_root, p) for p in PSEUDO):
+            raise ExecutionFailed(f"{self.root}: a pseudo-filesystem ({', '.join(PSEUDO)}) is "
+                                  "not searched; name a file in it instead")
         stack = [(self.root, real_root)]
         while stack and not self.over():
             folder, real_folder = stack.pop()

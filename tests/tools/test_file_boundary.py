@@ -198,3 +198,12 @@ def test_an_unreadable_root_or_a_secret_root_is_refused(app: Path, hermetic_env:
             call(SearchTextTool(), {"pattern": "x", "path": root}, ctx)
         with pytest.raises(PermissionDenied):
             call(ListFilesTool(), {"path": root}, ctx)
+
+
+def test_a_key_is_known_by_its_shape_not_by_a_mention(tmp_path: Path) -> None:
+    put(tmp_path / "parser.py", 'MARKER = "-----BEGIN RSA PRIVATE KEY-----"  # needle\n')
+    put(tmp_path / "gcp.json", json.dumps({"private_key": PEM, "note": "needle"}))
+    put(tmp_path / "id.pem.txt", "needle\n" + PEM.replace("\n", "\r\n"))
+    result, _ = call(SearchTextTool(), {"pattern": "needle"}, ctx_in(tmp_path))
+    assert matched_files(result) == {"parser.py"}
+    assert "gcp.json" in result["skipped"] and "id.pem.txt" in result["skipped"]
