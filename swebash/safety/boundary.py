@@ -57,6 +57,8 @@ KEY_BLOCK = re.compile(
     + rb"(?:[A-Za-z-]+: [^\r\n\\]*" + _NL + rb"|" + _NL + rb")*[ \t]*[A-Za-z0-9+/=]{16}|"
     rb"PuTTY-User-Key-File-\d+: |"
     rb"(?i:aws_secret_access_key)[ \t\"']*[=:][ \t\"']*[A-Za-z0-9/+]{40}")
+KEY_MARKERS = (b"PRIVATE KEY", b"PuTTY-User-Key-File-", b"aws_secret_access_key",
+               b"AWS_SECRET_ACCESS_KEY", b"Aws_Secret_Access_Key")
 PERSON_ONLY = ("only a person at the terminal can approve this, and is asked every time; "
                "--yes and --yes-dangerous never approve it. Do not try another way around it.")
 INODE_TTL = 10.0  # seconds a scan of the home's secret inodes stays fresh
@@ -201,6 +203,8 @@ class FileBoundary:
 
     def content_secret(self, data: bytes) -> str | None:
         """The whole content, not its first lines: a key anywhere makes the file secret."""
+        if not any(marker in data for marker in KEY_MARKERS):  # the regex's literals, fast
+            return None
         return "holds a private key or cloud secret" if KEY_BLOCK.search(data) else None
 
     def redact(self, text: str) -> str:

@@ -36,6 +36,13 @@ TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b")),
 )
 
+# Literal text each shape's match contains: a shape whose markers are absent is not scanned for.
+SHAPE_MARKERS: dict[str, tuple[str, ...]] = {
+    "anthropic-key": ("sk-ant-",), "openai-key": ("sk-",), "aws-access-key": ("AKIA", "ASIA"),
+    "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    "slack-token": ("xox",), "jwt": ("eyJ",), "google-api-key": ("AIza",),
+}
+
 
 class SecretRedactor:
     def __init__(self, environ: Mapping[str, str], extra_secrets: Iterable[str] = ()) -> None:
@@ -58,7 +65,8 @@ class SecretRedactor:
             text = self._pattern.sub(lambda m: f"[REDACTED:{self._names[m.group(0)]}]", text)
         text = redact_private_keys(text)
         for kind, pattern in TOKEN_SHAPES:
-            text = pattern.sub(f"[REDACTED:{kind}]", text)
+            if any(marker in text for marker in SHAPE_MARKERS[kind]):  # a scan per shape is slow
+                text = pattern.sub(f"[REDACTED:{kind}]", text)
         return text
 
 

@@ -27,6 +27,7 @@ from swebash.safety.boundary import FileBoundary, SecretFile
 from swebash.tools.base import ToolContext
 
 BINARY_SNIFF = 8192
+CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 Guard = Callable[[int, os.stat_result], None]  # judges an open descriptor; raises to refuse
 
 
@@ -46,7 +47,7 @@ def looks_binary(head: bytes) -> bool:
         return False
     if b"\x00" in sample:
         return True
-    control = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13, 27))
+    control = len(sample) - len(sample.translate(None, CONTROL_BYTES))
     return control / len(sample) > 0.30
 
 
