@@ -106,7 +106,7 @@ class FileBoundary:
         verdict = check_path(path, cwd, self.home, write=write)
         if not write or verdict.decision == "deny":
             return verdict
-        real, shown = self._landing(path, cwd)
+        real = self._landing(path, cwd)
         if real is None:
             return Verdict("deny", False, ("not a usable path",))
         with self._lock:
@@ -114,19 +114,20 @@ class FileBoundary:
             self._judged[(cwd, path)] = real
             while len(self._judged) > MAX_JUDGED:
                 del self._judged[next(iter(self._judged))]
-        return self._write_verdict(real, cwd, shown)
+        return self._write_verdict(real, path, cwd)
 
-    def _landing(self, path: str, cwd: str) -> tuple[str | None, str]:
+    def _landing(self, path: str, cwd: str) -> str | None:
+        """Where a write to ``path`` lands: resolved as the kernel will (symlinks, then ``..``)."""
         try:
-            real = os.path.realpath(expand(path, cwd, self.home, normalise=False))
+            return os.path.realpath(expand(path, cwd, self.home, normalise=False))
         except (OSError, ValueError):
-            return None, path
-        return real, path if real == expand(path, cwd, self.home) else f"{path} (→ {real})"
+            return None
 
     def writable_tree(self, cwd: str) -> str:
         return work_root(cwd)
 
-    def _write_verdict(self, real: str, cwd: str, shown: str) -> Verdict:
+    def _write_verdict(self, real: str, path: str, cwd: str) -> Verdict:
+        moved = real != expand(path, cwd, self.home)
         tree = self.writable_tree(cwd)
         reasons: list[str] = []
         protected = self._protected(real, tree)
@@ -135,8 +136,9 @@ class FileBoundary:
         if tree == "/" or not within(real, tree):
             reasons.append(f"writes outside the working tree {tree}")
         if not reasons:
-            return Verdict("ask", False, (f"writes {shown}",))
-        if shown.endswith(")"):  # resolved elsewhere than it reads: say where
+            return Verdict("ask", False, (f"writes {path} (→ {real})" if moved
+                                          else f"writes {path}",))
+        if moved:  # resolved elsewhere than it reads: say where
             reasons.append(f"lands at {real}")
         return Verdict("ask", True, tuple(reasons), needs_person=True)
 
@@ -217,11 +219,11 @@ class FileBoundary:
         verdict = check_path(path, cwd, self.home, write=True)
         if verdict.decision == "deny":
             raise PermissionDenied("; ".join(verdict.reasons))
-        real, shown = self._landing(path, cwd)
+        real = self._landing(path, cwd)
         if real is None:
             raise PermissionDenied(f"{path}: not a usable path")
         if judged is None:
-            now = self._write_verdict(real, cwd, shown)
+            now = self._write_verdict(real, path, cwd)
             if now.needs_person:
                 raise PermissionDenied(f"not approved: {'; '.join(now.reasons)} — "
                                        f"{PERSON_ONLY}")

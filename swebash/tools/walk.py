@@ -103,11 +103,16 @@ class Walk:
         stack = [(self.root, real_root)]
         while stack and not self.over():
             folder, real_folder = stack.pop()
+            entries: list[os.DirEntry[str]] = []
             try:
                 with os.scandir(folder) as it:
-                    entries = sorted(it, key=lambda e: e.name)
+                    for entry in it:  # no more than the budget left, even from a huge folder
+                        entries.append(entry)
+                        if len(entries) > self.limits.entries - self.entries:
+                            break
             except OSError:
                 continue
+            entries.sort(key=lambda e: e.name)
             below: list[tuple[str, str]] = []
             for entry in entries:
                 self.entries += 1
