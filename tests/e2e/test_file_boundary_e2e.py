@@ -1,6 +1,7 @@
 """The file tools' boundary end to end: the installed swebash in ``-c`` mode, the model (the
 local OpenAI-protocol server) calling ``search_text`` on ``~`` and ``write_file`` on swebash's
-own rules.toml, approved with ``--yes-dangerous``.
+own rules.toml, approved with ``--yes-dangerous``; and in a real pty, the question a person gets
+for a write outside the working tree.
 
 The "secrets" are canaries in the temp HOME (tests/conftest.py); the write is a harmless rule
 file that must not appear.
@@ -11,9 +12,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
-from tests.e2e.conftest import SWEBASH
+from tests.e2e.conftest import SWEBASH, Term
 from tests.fakes.server import FakeServer
 from tests.tools.test_file_boundary import CANARY, KEY_LINE, make_home
 
@@ -56,3 +58,23 @@ def test_search_from_home_skips_secrets_and_rules_toml_stays_unwritten(
     assert not rules.exists()
     sent = last_tool_result(server)
     assert "only a person" in sent and "outside the working tree" in sent
+
+
+def test_a_person_at_the_terminal_is_asked_in_red_with_y_or_n_only(
+        spawn: Callable[..., Term], server: FakeServer, ai_env: dict[str, str], tmp_path: Path,
+        hermetic_env: Path) -> None:
+    work = tmp_path / "work"
+    (work / ".git").mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    write = {"path": "../outside/approved.txt", "content": "yes\n"}
+    server.script({"tools": [["write_file", json.dumps(write)]]}, {"text": "Written."})
+    term = spawn(env=ai_env, cwd=str(work))
+    term.wait_prompt()
+    term.send("? write it\r")
+    term.wait_for(lambda t: "[y/N]" in t.text(), what="the question")
+    screen = term.text()
+    assert "outside the working tree" in screen and "[y/N/a]" not in screen
+    term.send("y")
+    term.wait_for(lambda t: "Written." in t.text(), what="the answer")
+    assert (outside / "approved.txt").read_text() == "yes\n"
