@@ -64,10 +64,16 @@ class Verdict:
     decision: Decision
     dangerous: bool = False
     reasons: tuple[str, ...] = ()
+    # only a person at the terminal may approve it (a file-tool write past the sandbox's write
+    # boundary): --yes / --yes-dangerous never do, nor tools.confirm = false or a session rule
+    needs_person: bool = False
 
     def to_json(self) -> dict[str, object]:
-        return {"decision": self.decision, "dangerous": self.dangerous,
-                "reasons": list(self.reasons)}
+        found: dict[str, object] = {"decision": self.decision, "dangerous": self.dangerous,
+                                    "reasons": list(self.reasons)}
+        if self.needs_person:
+            found["needs_person"] = True
+        return found
 
 
 # --------------------------------------------------------------------------- tools

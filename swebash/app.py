@@ -30,12 +30,16 @@ def build_ai_service(config: Config, context: TerminalContext | None = None,
     from swebash.ai.service import DefaultAiService
     from swebash.providers.select import create_provider
     from swebash.safety.audit import AuditLog
+    from swebash.safety.boundary import FileBoundary
     from swebash.safety.gate import DefaultGate
     from swebash.safety.redact import SecretRedactor
     from swebash.safety.sandbox import OsSandbox
     from swebash.tools.registry import default_registry
 
     redactor = SecretRedactor(config.environ, config.ai.secret_values())
+    # one file policy for the gate and the file tools (the service hands the gate's to them)
+    files = FileBoundary(str(config.paths.home), redactor=redactor,
+                         protected=(str(config.paths.config_dir), str(config.paths.state_dir)))
     if platform is None:
         platform = build_platform(config, context.cwd if context is not None else os.getcwd)
     registry = default_registry(config.ai.tools)
@@ -46,7 +50,7 @@ def build_ai_service(config: Config, context: TerminalContext | None = None,
         provider_factory=create_provider,
         registry=registry,
         gate=DefaultGate(config.policy, home=str(config.paths.home),
-                         rules_file=config.paths.rules_file),
+                         rules_file=config.paths.rules_file, files=files),
         redactor=redactor,
         terminal=context,
         audit=AuditLog(config.paths.audit_file, redactor) if config.paths.persistent else None,
@@ -59,12 +63,13 @@ def build_ai_service(config: Config, context: TerminalContext | None = None,
 
 
 def noninteractive_confirm(yes: bool, yes_dangerous: bool) -> ConfirmHook | None:
-    """`--yes` approves `ask` verdicts; dangerous ones need `--yes-dangerous`."""
+    """`--yes` approves `ask` verdicts; dangerous ones need `--yes-dangerous`; a write past
+    the sandbox's write boundary (``needs_person``) is never approved here."""
     if not (yes or yes_dangerous):
         return None
 
     async def hook(request: ConfirmRequest) -> ConfirmAnswer:
-        if request.kind == "sandbox_retry":
+        if request.kind == "sandbox_retry" or request.verdict.needs_person:
             return ConfirmAnswer.NO  # --yes never lifts the sandbox: the model is told why
         if request.verdict.dangerous and not yes_dangerous:
             return ConfirmAnswer.NO

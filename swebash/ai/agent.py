@@ -64,6 +64,7 @@ from swebash.providers.base import (
 )
 from swebash.safety.audit import AuditLog
 from swebash.safety.base import Redactor, RuleWriter, SafetyGate
+from swebash.safety.boundary import PERSON_ONLY
 from swebash.tools.base import ToolContext, ToolExecutor
 from swebash.tools.registry import ToolRegistry
 from swebash.tools.schema import parse_arguments, validate
@@ -308,11 +309,13 @@ async def _decide(agent: Agent, p: _Prepared, ctx: ToolContext,
                 or (p.tool.category == "mcp" and p.tool.requires_confirmation(p.args)))
     if not must_ask:
         return
-    if not agent.config.require_confirmation and not p.verdict.dangerous:
+    # a dangerous call, or one only a person may approve, is asked every time
+    liftable = not (p.verdict.dangerous or p.verdict.needs_person)
+    if not agent.config.require_confirmation and liftable:
         p.approved_by = "config"
         return
     key = call_key(p.call.name, p.args)
-    if key in agent.session_rules and not p.verdict.dangerous:
+    if key in agent.session_rules and liftable:
         p.approved_by = "session-rule"
         return
     try:
@@ -321,9 +324,10 @@ async def _decide(agent: Agent, p: _Prepared, ctx: ToolContext,
         p.result = error_result(exc.kind, str(exc))  # say so instead of asking y/N first
         p.approved_by = "refused"
         return
+    why = "; ".join(dict.fromkeys(p.verdict.reasons))
     if confirm is None:  # say why the gate asks, so a refusal in a pipe is understood
-        why = "; ".join(dict.fromkeys(p.verdict.reasons))
-        p.result = error_result("ConfirmationRequired", f"{why} — {NO_HOOK}" if why else NO_HOOK)
+        hint = PERSON_ONLY if p.verdict.needs_person else NO_HOOK
+        p.result = error_result("ConfirmationRequired", f"{why} — {hint}" if why else hint)
         p.approved_by = "refused"
         return
     request = ConfirmRequest(
@@ -336,12 +340,13 @@ async def _decide(agent: Agent, p: _Prepared, ctx: ToolContext,
             "stopped", True
         return
     if answer is ConfirmAnswer.NO:
-        p.result = error_result("UserDeclined", "the user declined to run this")
+        p.result = error_result("UserDeclined", f"not approved: {why} — {PERSON_ONLY}"
+                                if p.verdict.needs_person else "the user declined to run this")
         p.approved_by = "declined"
         return
-    if answer is ConfirmAnswer.ALWAYS and not p.verdict.dangerous:
+    if answer is ConfirmAnswer.ALWAYS and liftable:
         agent.session_rules.add(key)
-    if answer in (ConfirmAnswer.PROJECT, ConfirmAnswer.FOREVER) and not p.verdict.dangerous:
+    if answer in (ConfirmAnswer.PROJECT, ConfirmAnswer.FOREVER) and liftable:
         agent.session_rules.add(key)
         if subject.kind == "command" and isinstance(agent.gate, RuleWriter):
             scope: Literal["project", "always"] = (

@@ -57,6 +57,7 @@ from swebash.errors import AiError, AiNotConfigured, SwebashError
 from swebash.providers.base import Provider, TextDelta, TurnEnd, UserMessage, Warmable
 from swebash.safety.audit import AuditLog
 from swebash.safety.base import Redactor, RuleWriter, SafetyGate
+from swebash.safety.boundary import HasFileBoundary
 from swebash.safety.sandbox import OsSandbox
 from swebash.tools.base import ToolContext
 from swebash.tools.registry import ToolRegistry
@@ -136,8 +137,9 @@ class DefaultAiService:
         env = dict(self.terminal.exported_env()) if self.terminal is not None else dict(
             os.environ)
         confined = self.sandbox is not None and self.sandbox.backend() is not None
+        files = self.gate.files if isinstance(self.gate, HasFileBoundary) else None
         return ToolContext(cwd=self.cwd(), env=env, config=self.config.tools,
-                           sandbox=self.sandbox if confined else None)
+                           sandbox=self.sandbox if confined else None, files=files)
 
     def sandbox_line(self) -> str:
         """``ai status``'s line: the backend and policy, or why commands run unconfined."""

@@ -5,7 +5,8 @@ and the older ``[policy]`` prefixes from config.toml, both matched on each simpl
 argv after wrappers are peeled. "deny" wins anywhere; "ask" anywhere forces a question;
 "allow" lifts a question only when EVERY simple command is either read-only on its own or
 matched by an allow rule, nothing outside a command asked (a redirect, an assignment), and
-the verdict is not dangerous. Paths: the path guard.
+the verdict is not dangerous. Paths: the file boundary (``boundary.py``), the one policy the
+file tools are handed too: the path guard for reads, the sandbox's write policy for writes.
 
 rules.toml is re-read when its modification time changes, so a rule written by the ``a`` key
 applies to the next call.
@@ -19,8 +20,8 @@ from typing import Literal
 
 from swebash.api import Verdict
 from swebash.config import PolicyConfig
+from swebash.safety.boundary import FileBoundary
 from swebash.safety.commands import classify
-from swebash.safety.paths import check_path
 from swebash.safety.rulesfile import Decision, Rule, RuleSet, add_approval, load_rules
 
 
@@ -44,8 +45,10 @@ def decision_of(value: str) -> Decision:
 
 class DefaultGate:
     def __init__(self, policy: PolicyConfig | None = None, *, home: str,
-                 rules_file: Path | None = None) -> None:
+                 rules_file: Path | None = None, files: FileBoundary | None = None) -> None:
         self.home = home
+        self.files = files or FileBoundary(
+            home, protected=(str(rules_file.parent),) if rules_file is not None else ())
         self.policy = policy_rules(policy or PolicyConfig())
         self.rules_file = rules_file
         self._stamp: tuple[float, int] | None = None
@@ -104,7 +107,7 @@ class DefaultGate:
         return Verdict(decision, found.dangerous, tuple(reasons))
 
     def check_path(self, path: str, cwd: str, *, write: bool) -> Verdict:
-        return check_path(path, cwd, self.home, write=write)
+        return self.files.check(path, cwd, write=write)
 
 
 def label(rule: Rule) -> str:

@@ -81,8 +81,11 @@ SECRET_SYSTEM = re.compile(
     r"/proc/(kcore|kallsyms|kmem)|/var/lib/(secrets|sss)(/.*)?|/etc/letsencrypt(/.*)?|/(var/)?run/secrets(/.*)?|"
     r"/var/lib/kubelet(/.*)?|/root(/.*)?|/var/lib/docker(/.*)?|/var/backups(/.*)?|"
     r"/sys/firmware(/.*)?)$", re.I)
+# What makes a file's content secret. An AWS secret counts with its value (40 characters after
+# `=`): code that merely names the setting (boto, docs) is not a secret.
 PRIVATE_KEY = re.compile(rb"PRIVATE KEY-----|OPENSSH PRIVATE|PuTTY-User-Key-File|"
-                         rb"aws_secret_access_key|-----BEGIN PGP PRIVATE")
+                         rb"-----BEGIN PGP PRIVATE|"
+                         rb"(?i:aws_secret_access_key)[ \t\"']*[=:][ \t\"']*[A-Za-z0-9/+]{40}")
 RC_FILES = frozenset({".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
                       ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".swebashrc", ".inputrc",
                       ".kshrc", ".cshrc", ".tcshrc", "config.fish", ".gitconfig", ".envrc",
@@ -146,7 +149,12 @@ def secret_reason(path: str, home: str, *, write: bool = False) -> str | None:
 
 @functools.lru_cache(maxsize=8)
 def secret_inodes(home: str) -> frozenset[tuple[int, int]]:
-    """(device, inode) of the files in the secret directories, for spotting hard links."""
+    """(device, inode) of the files in the secret directories, for spotting hard links
+    (scanned once per home; ``scan_secret_inodes`` for a fresh scan)."""
+    return scan_secret_inodes(home)
+
+
+def scan_secret_inodes(home: str) -> frozenset[tuple[int, int]]:
     found: set[tuple[int, int]] = set()
     budget = 2000
     for rel in SECRET_HOME_DIRS + SECRET_HOME_FILES:
@@ -210,7 +218,9 @@ def check_path(path: str, cwd: str, home: str, *, write: bool) -> Verdict:
         st = None
     if st is not None:
         if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
-            return Verdict("deny", False, (f"not a regular file: {shown}",))
+            kind = ("FIFO" if stat.S_ISFIFO(st.st_mode) else "socket"
+                    if stat.S_ISSOCK(st.st_mode) else "device")
+            return Verdict("deny", False, (f"not a regular file ({kind}): {shown}",))
         if stat.S_ISREG(st.st_mode):
             reason = content_reason(as_written, st, home)
             if reason:

@@ -20,6 +20,7 @@ from swebash.api import JsonObject, ToolSchema
 from swebash.config import ToolConfig
 
 if TYPE_CHECKING:
+    from swebash.safety.boundary import FileBoundary
     from swebash.safety.sandbox import Sandbox
 
 Category = Literal["fs", "exec", "web", "meta", "mcp"]
@@ -34,6 +35,8 @@ class ToolContext:
     config: ToolConfig
     cancel: asyncio.Event = field(default_factory=asyncio.Event)
     sandbox: Sandbox | None = None  # confines the processes a tool starts; None: unconfined
+    # what a file tool may open, list or write (the gate's own); None: one from ``env``
+    files: FileBoundary | None = None
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,12 @@
-"""``write_file`` and ``edit_file``: always confirmed, atomic writes.
+"""``write_file`` and ``edit_file``: always confirmed, atomic writes inside the file boundary.
 
 ``preview`` gives the confirmation panel a unified diff (or the new file's head) computed from
 the file as it is now, so the user approves exactly the change that will be made.
+
+Where a write may land is the file boundary's (``safety/boundary.py``): the sandbox's writable
+tree asks as any write does; outside it or at a protected place (``.git``, startup files,
+swebash's and git's config) only a person can approve. ``execute`` writes to the place
+``FileBoundary.write_target`` returns — the one judged at approval, or none.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from pathlib import Path
 from swebash.api import JsonObject, ToolSchema
 from swebash.errors import ExecutionFailed, SwebashError, ToolError
 from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
-from swebash.tools.files import read_text, resolve, write_atomic
+from swebash.tools.files import files_of, read_text, write_atomic
 from swebash.tools.schema import str_arg
 
 PREVIEW_LINES = 400
@@ -30,6 +35,10 @@ def current_text(path: Path, ctx: ToolContext) -> str | None:
     if not path.exists():
         return None
     return read_text(path, ctx.config.fs_max_size)
+
+
+def argument_path(args: JsonObject, ctx: ToolContext) -> Path:
+    return Path(files_of(ctx).resolve(str_arg(args, "path"), ctx.cwd))
 
 
 class WriteFileTool(ToolExecutor):
@@ -62,7 +71,7 @@ class WriteFileTool(ToolExecutor):
 
     def preview(self, args: JsonObject, ctx: ToolContext) -> str | None:
         try:
-            path = resolve(str_arg(args, "path"), ctx.cwd)
+            path = argument_path(args, ctx)
             old = current_text(path, ctx)
         except SwebashError:
             return None
@@ -71,7 +80,7 @@ class WriteFileTool(ToolExecutor):
         return unified_diff(old, str_arg(args, "content"), str_arg(args, "path"))
 
     async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
-        path = resolve(str_arg(args, "path"), ctx.cwd)
+        path = Path(files_of(ctx).write_target(str_arg(args, "path"), ctx.cwd))
         existed = path.exists()
         written = write_atomic(path, str_arg(args, "content"))
         verb = "overwrote" if existed else "created"
@@ -108,8 +117,9 @@ class EditFileTool(ToolExecutor):
     def gate_subject(self, args: JsonObject) -> GateSubject:
         return GateSubject("write_path", str(args.get("path", "")))
 
-    def _edited(self, args: JsonObject, ctx: ToolContext) -> tuple[Path, str, str]:
-        path = resolve(str_arg(args, "path"), ctx.cwd)
+    def _edited(self, args: JsonObject, ctx: ToolContext, path: Path | None = None
+                ) -> tuple[Path, str, str]:
+        path = path or argument_path(args, ctx)
         old = current_text(path, ctx)
         if old is None:
             raise ExecutionFailed(f"{path}: no such file (use write_file to create it)")
@@ -134,7 +144,8 @@ class EditFileTool(ToolExecutor):
         return unified_diff(old, new, str_arg(args, "path"))
 
     async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
-        path, _, new = self._edited(args, ctx)
+        target = Path(files_of(ctx).write_target(str_arg(args, "path"), ctx.cwd))
+        path, _, new = self._edited(args, ctx, target)
         written = write_atomic(path, new)
         return ToolOutput(json.dumps({"path": str(path), "bytes_written": written}),
                           summary=f"edited {path.name}, {written} bytes")

@@ -1,4 +1,9 @@
-"""``filesystem``: read | list | exists | metadata. Never writes."""
+"""``filesystem``: read | list | exists | metadata. Never writes.
+
+Every operation passes the file boundary on its argument; ``read`` also on the file really
+opened and its whole content (a key under an innocent name past the gate's first look), and
+``list`` on every entry (``tools/walk.py``).
+"""
 
 from __future__ import annotations
 
@@ -7,13 +12,12 @@ import os
 import stat
 import time
 
-from swebash.api import JsonObject, JsonValue, ToolSchema
+from swebash.api import JsonObject, ToolSchema
 from swebash.errors import ExecutionFailed, InvalidArguments
 from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
-from swebash.tools.files import kind_of, read_text, resolve
+from swebash.tools.files import decode_text, files_of, guarded_read, kind_of
 from swebash.tools.schema import str_arg
-
-MAX_LIST = 500
+from swebash.tools.walk import listing
 
 
 class FilesystemTool(ToolExecutor):
@@ -44,50 +48,31 @@ class FilesystemTool(ToolExecutor):
         return GateSubject("read_path", str(args.get("path", "")))
 
     async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
-        path = resolve(str_arg(args, "path"), ctx.cwd)
+        boundary = files_of(ctx)
+        where = str_arg(args, "path")
+        path = boundary.resolve(where, ctx.cwd)
+        boundary.require_read(where, ctx.cwd)  # the argument, as the gate judged it
         op = str_arg(args, "operation")
-        if op == "read":
-            text = read_text(path, ctx.config.fs_max_size)
+        if op == "read":  # and the file really opened, and its whole content
+            data = guarded_read(boundary, path, where, ctx.config.fs_max_size)
+            text = decode_text(path, data)
             lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-            return ToolOutput(json.dumps({"path": str(path), "content": text}),
+            return ToolOutput(json.dumps({"path": path, "content": text}),
                               summary=f"read {lines} lines")
         if op == "exists":
             exists = os.path.lexists(path)
-            return ToolOutput(json.dumps({"path": str(path), "exists": exists}),
+            return ToolOutput(json.dumps({"path": path, "exists": exists}),
                               summary="exists" if exists else "does not exist")
         if op == "metadata":
             try:
                 info = os.stat(path)
             except OSError as exc:
                 raise ExecutionFailed(f"{path}: {exc.strerror}") from None
-            meta = {"path": str(path), "type": kind_of(info.st_mode), "size": info.st_size,
+            meta = {"path": path, "type": kind_of(info.st_mode), "size": info.st_size,
                     "modified": time.strftime("%Y-%m-%dT%H:%M:%S%z",
                                               time.localtime(info.st_mtime)),
                     "permissions": stat.filemode(info.st_mode)}
             return ToolOutput(json.dumps(meta), summary=f"{meta['type']}, {info.st_size} bytes")
         if op == "list":
-            return list_directory(str(path))
+            return listing(boundary, where, ctx.cwd)
         raise InvalidArguments(f"unknown operation '{op}'")
-
-
-def list_directory(path: str) -> ToolOutput:
-    try:
-        with os.scandir(path) as it:
-            entries = sorted(it, key=lambda e: e.name)
-    except NotADirectoryError:
-        raise ExecutionFailed(f"{path}: not a directory") from None
-    except OSError as exc:
-        raise ExecutionFailed(f"{path}: {exc.strerror}") from None
-    shown: list[JsonValue] = []
-    for entry in entries[:MAX_LIST]:
-        try:
-            info = entry.stat(follow_symlinks=False)
-            shown.append({"name": entry.name, "type": kind_of(info.st_mode),
-                          "size": info.st_size})
-        except OSError:
-            shown.append({"name": entry.name, "type": "unknown", "size": 0})
-    result: JsonObject = {"path": path, "entries": shown}
-    if len(entries) > MAX_LIST:
-        result["truncated"] = f"{len(entries) - MAX_LIST} more entries not shown"
-    return ToolOutput(json.dumps(result), summary=f"{len(entries)} entries",
-                      truncated=len(entries) > MAX_LIST)

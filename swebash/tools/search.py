@@ -1,26 +1,31 @@
-"""``search_text`` (grep-like), ``list_files`` and ``task_complete`` (the model says it is done)."""
+"""``search_text`` (grep-like), ``list_files`` and ``task_complete`` (the model says it is done).
+
+``search_text`` and ``list_files`` open and list through the file boundary (``tools/walk.py``):
+every file and directory, not just the argument, so a search from ``~`` names the secrets it
+skipped instead of reading them. The pattern runs in RE2 (``tools/pattern.py``) on each file's
+redacted whole text, in a worker thread, bounded in files, bytes, entries and time.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
-import re
-from collections.abc import Iterator
-from pathlib import Path
+import threading
 
 from swebash.api import JsonObject, JsonValue, ToolSchema
-from swebash.errors import ExecutionFailed, InvalidArguments, SwebashError
+from swebash.errors import ExecutionFailed
+from swebash.safety.boundary import FileBoundary
+from swebash.safety.paths import within
 from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
-from swebash.tools.files import read_text, resolve
-from swebash.tools.fs import list_directory
+from swebash.tools.files import files_of, looks_binary
+from swebash.tools.pattern import LinePattern
 from swebash.tools.schema import str_arg
+from swebash.tools.walk import Walk, WalkLimits, listing
 
 MAX_MATCHES = 200
-MAX_FILES = 5000
 MAX_LINE = 300
-SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", ".tox",
-                       ".mypy_cache"})
-SEARCH_FILE_CAP = 2 * 1024 * 1024
+WALK_LIMITS = WalkLimits()
 
 
 class SearchTextTool(ToolExecutor):
@@ -30,11 +35,13 @@ class SearchTextTool(ToolExecutor):
     def definition(self) -> ToolSchema:
         return ToolSchema(self.name, "Search text files for a regular expression (like grep -rn)."
                           " Returns file, line number and line for each match (capped); skips "
-                          "binary files and .git.", {
+                          "binary files, .git and secret files (it names the secrets skipped). "
+                          "RE2 syntax: no look-around or backreferences.", {
                               "type": "object",
                               "properties": {
                                   "pattern": {"type": "string",
-                                              "description": "Python regular expression"},
+                                              "description": "Regular expression (RE2 syntax, "
+                                                             "matched per line)"},
                                   "path": {"type": "string", "default": ".",
                                            "description": "File or directory to search"},
                               },
@@ -48,43 +55,54 @@ class SearchTextTool(ToolExecutor):
         return GateSubject("read_path", str(args.get("path", ".")))
 
     async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
+        pattern = LinePattern(str_arg(args, "pattern"))
+        boundary = files_of(ctx)
+        where = str_arg(args, "path") or "."
+        root = boundary.resolve(where, ctx.cwd)
+        boundary.require_read(where, ctx.cwd)
+        if not os.path.lexists(root):
+            raise ExecutionFailed(f"{where}: no such file or directory")
+        stop = threading.Event()
         try:
-            regex = re.compile(str_arg(args, "pattern"))
-        except re.error as exc:
-            raise InvalidArguments(f"bad pattern: {exc}") from None
-        root = resolve(str_arg(args, "path") or ".", ctx.cwd)
-        if not root.exists():
-            raise ExecutionFailed(f"{root}: no such file or directory")
-        matches: list[JsonValue] = []
-        files = 0
-        for path in walk(str(root)):
-            files += 1
-            if files > MAX_FILES or len(matches) >= MAX_MATCHES:
+            return await asyncio.to_thread(search, pattern, boundary, root, ctx.cwd, stop)
+        finally:
+            stop.set()  # a cancelled call's walk ends at its next file
+
+
+def search(pattern: LinePattern, boundary: FileBoundary, root: str, cwd: str,
+           stop: threading.Event) -> ToolOutput:
+    walk = Walk(boundary, root, WALK_LIMITS, stop)
+    matches: list[JsonValue] = []
+    for path, data in walk.texts():
+        if looks_binary(data):
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        # redacted whole, before the pattern sees it: no per-line probe of a token or a key
+        clean = boundary.redact(text).encode("utf-8")
+        for number, line in pattern.lines(clean, walk.over):
+            matches.append({"file": shown_path(path, cwd), "line": number,
+                            "text": line.decode("utf-8", "replace")[:MAX_LINE]})
+            if len(matches) >= MAX_MATCHES:
+                walk.halt(f"stopped at {MAX_MATCHES} matches")
                 break
-            try:
-                text = read_text(Path(path), SEARCH_FILE_CAP)
-            except SwebashError:
-                continue
-            for number, line in enumerate(text.splitlines(), 1):
-                if regex.search(line):
-                    matches.append({"file": os.path.relpath(path, ctx.cwd), "line": number,
-                                    "text": line[:MAX_LINE]})
-                    if len(matches) >= MAX_MATCHES:
-                        break
-        capped = len(matches) >= MAX_MATCHES or files > MAX_FILES
-        result: JsonObject = {"matches": matches, "truncated": capped}
-        return ToolOutput(json.dumps(result), summary=f"{len(matches)} matches",
-                          truncated=capped)
+        if walk.over():
+            break
+    notes = walk.notes()
+    result: JsonObject = {"matches": matches, "truncated": walk.stopped is not None, **notes}
+    summary = [f"{len(matches)} match{'' if len(matches) == 1 else 'es'}"]
+    summary += [str(notes[k]).split(":")[0].split(";")[0] for k in ("skipped", "stopped")
+                if k in notes]
+    return ToolOutput(json.dumps(result), summary=" · ".join(summary),
+                      truncated=walk.stopped is not None)
 
 
-def walk(root: str) -> Iterator[str]:
-    if os.path.isfile(root):
-        yield root
-        return
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
-        for name in sorted(filenames):
-            yield os.path.join(dirpath, name)
+def shown_path(path: str, cwd: str) -> str:
+    """Relative to the shell's directory when inside it, else absolute."""
+    path = os.path.normpath(path)
+    return os.path.relpath(path, cwd) if within(path, cwd) else path
 
 
 class ListFilesTool(ToolExecutor):
@@ -92,11 +110,13 @@ class ListFilesTool(ToolExecutor):
     category: Category = "fs"
 
     def definition(self) -> ToolSchema:
-        return ToolSchema(self.name, "List files in a directory (name, type, size).", {
-            "type": "object",
-            "properties": {"path": {"type": "string", "default": ".",
-                                    "description": "Directory path (default: current)"}},
-        })
+        return ToolSchema(self.name, "List files in a directory (name, type, size); secret "
+                          "entries are not shown but named as skipped.", {
+                              "type": "object",
+                              "properties": {"path": {"type": "string", "default": ".",
+                                                      "description": "Directory path "
+                                                                     "(default: current)"}},
+                          })
 
     def describe_call(self, args: JsonObject) -> str:
         return f"list {args.get('path') or '.'}"
@@ -105,7 +125,7 @@ class ListFilesTool(ToolExecutor):
         return GateSubject("read_path", str(args.get("path") or "."))
 
     async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
-        return list_directory(str(resolve(str_arg(args, "path") or ".", ctx.cwd)))
+        return listing(files_of(ctx), str_arg(args, "path") or ".", ctx.cwd)
 
 
 class TaskCompleteTool(ToolExecutor):

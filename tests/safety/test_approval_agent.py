@@ -1,9 +1,13 @@
-"""The y/N prompt's `a` with scope project/always writes a rule through the real gate; the
-next identical call runs without a question. Payloads are harmless (`touch` in a temp dir)."""
+"""Approval through the real gate and agent: the y/N prompt's `a` with scope project/always
+writes a rule and the next identical call runs without a question; file-tool writes past the
+sandbox's write boundary (outside the tree, .git, rc files, swebash's config) are asked of a
+person every time and refused in non-interactive runs whatever --yes-dangerous says.
+Payloads are harmless (`touch` and small files in a temp dir)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +15,9 @@ import pytest
 
 from swebash.ai.service import DefaultAiService
 from swebash.api import AiEvent, ChatRequest, ConfirmAnswer, ConfirmRequest, Notice
-from swebash.config import AiConfig
+from swebash.app import noninteractive_confirm
+from swebash.config import AiConfig, ToolConfig
+from swebash.providers.base import ToolResultMessage
 from swebash.providers.fake import ScriptedProvider, Turn
 from swebash.safety.gate import DefaultGate
 from swebash.safety.rulesfile import list_rules
@@ -74,3 +80,85 @@ def test_refused_rules_are_listed_by_ai_status(tmp_path: Path, hermetic_env: Pat
                            terminal=FakeTerminal(where=str(tmp_path)))
     notes = asyncio.run(svc.status()).notes
     assert any("python3" in note for note in notes), notes
+
+
+# ------------------------------------------------------------------ the file tools' write policy
+
+
+def write_service(work: Path, home: Path, calls: list[tuple[str, str]],
+                  confirm_config: bool = True) -> tuple[DefaultAiService, ScriptedProvider]:
+    turns = [t for c in calls for t in (Turn(calls=(c,)), Turn("ok"))]
+    provider = ScriptedProvider(turns)
+    cfg = AiConfig(tools=ToolConfig(require_confirmation=confirm_config))
+    gate = DefaultGate(home=str(home), rules_file=home / ".config" / "swebash" / "rules.toml")
+    svc = DefaultAiService(config=cfg, provider_factory=lambda _: provider,
+                           registry=registry(cfg.tools), gate=gate,
+                           redactor=PatternRedactor("hunter2"),
+                           terminal=FakeTerminal(where=str(work)))
+    return svc, provider
+
+
+def sent_results(provider: ScriptedProvider) -> list[dict[str, Any]]:
+    return [json.loads(m.content) for request in provider.sent for m in request.messages
+            if isinstance(m, ToolResultMessage)]
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    work = tmp_path / "work"
+    (work / ".git/hooks").mkdir(parents=True)
+    (work / ".git/config").write_text("[core]\n")
+    (tmp_path / "outside").mkdir()
+    return work
+
+
+OUTSIDE_WRITES = [
+    ("write_file", {"path": "../outside/planted.txt", "content": "x\n"}, "outside/planted.txt"),
+    ("write_file", {"path": "~/.config/swebash/rules.toml",
+                    "content": '[[rule]]\nprefix = ["rm"]\ndecision = "allow"\n'},
+     "home/.config/swebash/rules.toml"),
+    ("write_file", {"path": ".git/hooks/pre-commit", "content": "touch pwned\n"},
+     "work/.git/hooks/pre-commit"),
+    ("edit_file", {"path": ".git/config", "old_text": "[core]",
+                   "new_text": "[core]\n\tfsmonitor = touch pwned"}, "work/.git/config"),
+]
+
+
+@pytest.mark.parametrize(("tool", "args", "target"), OUTSIDE_WRITES,
+                         ids=[a[1]["path"] for a in OUTSIDE_WRITES])
+def test_yes_dangerous_never_writes_past_the_boundary(tool: str, args: dict[str, Any],
+                                                      target: str, tree: Path, tmp_path: Path,
+                                                      hermetic_env: Path) -> None:
+    before = (tmp_path / target).read_text() if (tmp_path / target).exists() else None
+    svc, provider = write_service(tree, hermetic_env, [(tool, json.dumps(args))])
+    run(svc, noninteractive_confirm(yes=True, yes_dangerous=True))
+    after = (tmp_path / target).read_text() if (tmp_path / target).exists() else None
+    assert after == before
+    (result,) = sent_results(provider)
+    assert result["error"] is True and "only a person" in result["message"]
+    assert "--yes-dangerous" in result["message"]
+
+
+@pytest.mark.parametrize(("tool", "args", "target"), OUTSIDE_WRITES,
+                         ids=[a[1]["path"] for a in OUTSIDE_WRITES])
+def test_a_person_is_asked_every_time(tool: str, args: dict[str, Any], target: str,
+                                      tree: Path, tmp_path: Path, hermetic_env: Path) -> None:
+    # tools.confirm = false lifts ordinary questions, and `a` remembers ordinary calls: neither
+    # lifts these
+    call = (tool, json.dumps(args))
+    svc, _ = write_service(tree, hermetic_env, [call, call], confirm_config=False)
+    asked: list[ConfirmRequest] = []
+    run(svc, answering(ConfirmAnswer.ALWAYS, asked))
+    assert len(asked) == 1 and asked[0].verdict.dangerous and asked[0].verdict.needs_person
+    assert str(args.get("content") or args["new_text"]) in (tmp_path / target).read_text()
+    run(svc, answering(ConfirmAnswer.NO, asked))
+    assert len(asked) == 2  # asked again: nothing was remembered
+
+
+def test_an_ordinary_write_in_the_tree_still_follows_yes(tree: Path, hermetic_env: Path
+                                                         ) -> None:
+    call = ("write_file", json.dumps({"path": "src/new.py", "content": "ok\n"}))
+    svc, provider = write_service(tree, hermetic_env, [call])
+    run(svc, noninteractive_confirm(yes=True, yes_dangerous=False))
+    assert (tree / "src/new.py").read_text() == "ok\n"
+    assert sent_results(provider)[0]["bytes_written"] == 3

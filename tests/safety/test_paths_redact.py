@@ -160,3 +160,19 @@ def test_policy_rules_from_config_toml(capsys: pytest.CaptureFixture[str], work:
     assert json.loads(capsys.readouterr().out)["decision"] == "allow"
     policy_main(["check", "--json", "--", "terraform destroy"])
     assert json.loads(capsys.readouterr().out)["decision"] == "deny"
+
+
+def test_a_key_cut_short_is_redacted_through_its_body() -> None:
+    body = "MIIEowIBAAKCAQEA1234abcd\nQUJDREVGR0hJSktMTU5PUFFS\n"
+    cut = f"head:\n-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n{body}plain words\n"
+    out = SecretRedactor({}).redact(cut)
+    assert out == "head:\n[REDACTED:private-key]\nplain words\n"
+    escaped = json.dumps({"content": cut})  # a tool result: newlines are JSON escapes
+    assert "MIIEow" not in SecretRedactor({}).redact(escaped)
+
+
+def test_many_begin_lines_cost_linear_time() -> None:
+    # a quadratic BEGIN…END scan would not finish within the test timeout
+    hostile = "-----BEGIN RSA PRIVATE KEY-----x" * 30_000 + "y" * 1_000_000
+    out = SecretRedactor({}).redact(hostile)
+    assert out.count("[REDACTED:private-key]") == 30_000 and out.endswith("y" * 1000)
