@@ -42,6 +42,12 @@ from swebash.safety.display import strip_ansi
 
 SYNC_BEGIN = "\x1b[?2026h"
 SYNC_END = "\x1b[?2026l"
+# Erase from the cursor (at the start of a row) to the end of the screen. Not a bare "CSI J":
+# when the live region starts at the top-left corner of the screen, tmux (scroll-on-clear, on
+# by default) takes that for clearing the whole screen and moves the old rows into the
+# scrollback, where they stay as a doubled copy. So: erase this row, step down one row (a
+# no-op on the last row), erase to the end from there — never from the corner — and come back.
+ERASE_BELOW = "\x1b7\x1b[K\x1b[B\x1b[J\x1b8"
 TICK_SECONDS = 0.1
 
 
@@ -83,8 +89,9 @@ class LiveTerminal:
 
     def __init__(self, console: Console, *, sync: bool = True,
                  clock: Callable[[], float] = time.monotonic,
-                 tick_seconds: float = TICK_SECONDS) -> None:
+                 tick_seconds: float = TICK_SECONDS, reflow: bool = True) -> None:
         self.console = console
+        self.reflow = reflow
         self.live_enabled = console.is_interactive
         self._sync = sync
         self.clock = clock
@@ -178,15 +185,7 @@ class LiveTerminal:
 
     def _frame(self, committed: list[str] | None, *, keep_live: bool = True) -> None:
         """Write one frame: ``committed`` rows (final, printed once) then the live rows."""
-        width = max(1, self.console.width)
-        if self.live_enabled and keep_live and self._sources:
-            max_rows = max(1, self.console.height - 1)
-            new_rows: list[str] = []
-            for source in self._sources:
-                new_rows.extend(source(width, max_rows))
-            new_rows = new_rows[-max_rows:]
-        else:
-            new_rows = []
+        width, new_rows = self._live_rows(keep_live)
         if committed is None and new_rows == self._rows and width == self._width:
             return
         out: list[str] = []
@@ -195,7 +194,7 @@ class LiveTerminal:
             # Rows of the finished block already on screen (it was the open block) stay.
             keep = self._common_prefix(committed) if width == self._width else 0
             if keep and keep == len(self._rows):
-                out.append("\r\n\x1b[J")  # from the end of the last kept row to a new one
+                out.append("\r\n" + ERASE_BELOW)  # from the end of the last kept row to a new one
             elif drawn:
                 out.append(self._up_to(drawn, keep, width))
             out.extend(row + "\r\n" for row in committed[keep:])
@@ -219,7 +218,7 @@ class LiveTerminal:
         body = "".join(out)
         if not body:
             return
-        if self._sync and self.live_enabled and "\x1b[J" in body:
+        if self._sync and self.live_enabled and ERASE_BELOW in body:
             # Only a frame that erases needs the terminal to show it at once; text merely
             # appended at the cursor cannot flicker.
             body = SYNC_BEGIN + body + SYNC_END
@@ -228,10 +227,29 @@ class LiveTerminal:
         if self._rows:
             self._start()
 
+    def _live_rows(self, keep_live: bool) -> tuple[int, list[str]]:
+        """(width, live rows) drawn at the window's width as it is when the frame is written.
+
+        Rendering a table takes milliseconds; a window resized meanwhile would receive rows
+        and a cursor-up count meant for the old width, so the rows are drawn again until the
+        width read after drawing them is the one they were drawn at.
+        """
+        for _ in range(3):
+            width = max(1, self.console.width)
+            if not (self.live_enabled and keep_live and self._sources):
+                return width, []
+            max_rows = max(1, self.console.height - 1)
+            rows: list[str] = []
+            for source in self._sources:
+                rows.extend(source(width, max_rows))
+            if max(1, self.console.width) == width:
+                break
+        return width, rows[-max_rows:]
+
     def _up_to(self, drawn: int, row: int, width: int) -> str:
         """From the end of the last drawn row to the start of ``row``, erasing below."""
         up = drawn - 1 - self._screen_rows(width, row)
-        return "\r" + (f"\x1b[{up}A" if up > 0 else "") + "\x1b[J"
+        return "\r" + (f"\x1b[{up}A" if up > 0 else "") + ERASE_BELOW
 
     def _common_prefix(self, committed: Sequence[str]) -> int:
         count = 0
@@ -254,7 +272,7 @@ class LiveTerminal:
     def _screen_rows(self, width: int, upto: int | None = None) -> int:
         """Screen rows taken by the first ``upto`` drawn rows, reflowed to ``width``."""
         cells = self._row_cells[:upto] if upto is not None else self._row_cells
-        if width >= self._width:
+        if width >= self._width or not self.reflow:
             return len(cells)
         return sum(max(1, -(-count // width)) for count in cells)
 

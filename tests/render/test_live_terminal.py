@@ -14,7 +14,7 @@ import threading
 import pytest
 
 from swebash.render.stream import MarkdownStream
-from swebash.render.terminal import SYNC_BEGIN, SYNC_END, LiveTerminal
+from swebash.render.terminal import ERASE_BELOW, SYNC_BEGIN, SYNC_END, LiveTerminal
 from tests.render.screen import LONG_ANSWER, render_once, replay, terminal_console
 
 PROMPT = "~/project $ ? why doesn't git push work\n"
@@ -114,7 +114,7 @@ def test_frames_are_synchronized_updates() -> None:
     assert output.count(SYNC_BEGIN) == output.count(SYNC_END) > 10
     # Every frame that erases is a synchronized update.
     for frame in output.split(SYNC_END)[:-1]:
-        assert "\x1b[J" not in frame.rpartition(SYNC_BEGIN)[0]
+        assert ERASE_BELOW not in frame.rpartition(SYNC_BEGIN)[0]
     assert terminal.frames > 20
 
 
