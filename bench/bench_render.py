@@ -34,6 +34,7 @@ from rich.markdown import Markdown
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from swebash.render.events import TerminalRenderer
+from swebash.render.markdown import MarkdownMaker
 from swebash.render.stream import MarkdownStream
 from swebash.render.terminal import LiveTerminal
 from tests.render.scenarios import CODE_HEAVY, INTRO, three_tool_turn
@@ -91,7 +92,7 @@ def cpu(fn: Callable[[], None], repeat: int = 3) -> float:
 
 
 def one_render(text: str) -> None:
-    terminal_console().print(Markdown(text))
+    terminal_console().print(MarkdownMaker().make(text), crop=False)
 
 
 def streamed(tokens: list[str], clock: Callable[[], float] | None = None) -> None:
@@ -141,7 +142,7 @@ def traffic(text: str, chunk: int = 8, *, no_color: bool = False,
     stream.finish()
     terminal.clear()
     once = console()
-    once.print(Markdown(text))
+    once.print(MarkdownMaker().make(text), crop=False)
     written = len(live_console.file.getvalue().encode())  # type: ignore[attr-defined]
     return written, len(once.file.getvalue().encode()), terminal.frames  # type: ignore[attr-defined]
 
@@ -191,7 +192,7 @@ def main() -> int:
         print(f"terminal traffic ({'NO_COLOR' if no_color else 'truecolor'}), {len(answer)} B"
               f" answer in 8-char chunks: {written} B in {frames} frames = {per_byte:.2f}x the"
               f" answer, {written / one:.2f}x one render ({one} B = {one / len(answer):.2f}x"
-              " the answer: code blocks padded with their background)")
+              " the answer)")
     print("target: <= 4x the answer where one render allows it, and never much more than one"
           f" render (<= 1.5x): {'met' if ok else 'MISSED'}")
     per_answer_byte: list[float] = []

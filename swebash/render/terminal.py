@@ -56,12 +56,18 @@ def rows_of(console: Console, renderable: RenderableType, width: int, *,
     """Render ``renderable`` at ``width`` into rows of ANSI text (``trim``: no blank rows last).
 
     Live rows and committed rows come from here alike, so a finished block whose rows are
-    already on screen in the live region can stay there instead of being written again.
-    ``live`` rows lose their trailing spaces even when coloured (a code block's background):
-    a row only as wide as its text rewraps predictably when the window narrows.
+    already on screen in the live region can stay there instead of being written again. No
+    row carries trailing spaces (a paragraph is padded to the width by rich): a row only as
+    wide as its text rewraps predictably when the window narrows, and copies without them.
+    ``live`` rows are cut at the width, since the live region's height is counted in rows;
+    committed rows are not: a code line or a command wider than the window is written whole
+    and the terminal wraps it, so that copying it gives one line.
     """
     options = console.options.update(width=width, height=None)
-    lines = console.render_lines(renderable, options, pad=False)
+    if live:
+        lines = console.render_lines(renderable, options, pad=False)
+    else:
+        lines = list(Segment.split_lines(console.render(renderable, options)))
     rows = [console._render_buffer(_rstrip(line, live)).rstrip("\n") for line in lines]
     while trim and rows and not strip_ansi(rows[-1]).strip():
         rows.pop()
@@ -152,16 +158,24 @@ class LiveTerminal:
               blank_before: bool = False) -> None:
         """Render with the console's settings and commit the result."""
         with self.lock:
-            if not self.live_enabled and not self._rows:
-                if blank_before:
-                    self.console.print()
-                self.console.print(*renderables, end=end)
-                return
             width = max(1, self.console.width)
             rows = [""] if blank_before else []
             for renderable in renderables:
                 rows.extend(rows_of(self.console, renderable, width, trim=False))
+            if not self.live_enabled and not self._rows:
+                # A pipe, a file or TERM=dumb: the rows as they are, no cursor movement.
+                if rows:
+                    self._emit("\n".join(rows) + end)
+                return
             self._frame(rows)
+
+    def commit_rows(self, rows: list[str]) -> None:
+        """Print finished rows (ANSI, one screen row each at most) above the live region."""
+        with self.lock:
+            if not self.live_enabled and not self._rows:
+                self._emit("".join(row + "\n" for row in rows))
+                return
+            self._frame(list(rows))
 
     def redraw(self) -> None:
         """Bring the live region up to date with its sources (writes only what changed)."""
@@ -186,9 +200,18 @@ class LiveTerminal:
     def _frame(self, committed: list[str] | None, *, keep_live: bool = True) -> None:
         """Write one frame: ``committed`` rows (final, printed once) then the live rows."""
         width, new_rows = self._live_rows(keep_live)
-        if committed is None and new_rows == self._rows and width == self._width:
-            return
         out: list[str] = []
+        if committed and width == self._width and self._common_prefix(committed) == len(
+                committed):
+            # Every committed row is on screen already, at the top of the live region (the
+            # open block's first rows, printed early): they leave the region unwritten.
+            keep = len(committed)
+            if keep == len(self._rows):
+                out.append("\r\n")  # nothing was below the last of them: start a fresh row
+            self._rows, self._row_cells = self._rows[keep:], self._row_cells[keep:]
+            committed = None
+        if committed is None and not out and new_rows == self._rows and width == self._width:
+            return
         drawn = self._screen_rows(width)
         if committed is not None:
             # Rows of the finished block already on screen (it was the open block) stay.

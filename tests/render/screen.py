@@ -7,7 +7,8 @@ import io
 import pyte
 from pyte.screens import Char
 from rich.console import Console
-from rich.markdown import Markdown
+
+from swebash.render.markdown import MarkdownMaker
 
 # A 2.4 KB answer with everything that used to get lost: a title, a table, a block quote, a
 # nested list, a fence with blank lines, an apostrophe, and long paragraphs that wrap.
@@ -118,34 +119,9 @@ def render_once(text: str, width: int, height: int = 24, before: str = "") -> st
     console = terminal_console(width, height)
     if before:
         console.file.write(before)
-    console.print(Markdown(text))
+    console.print(MarkdownMaker().make(text), crop=False)
     value: str = console.file.getvalue()  # type: ignore[attr-defined]
     return value
-
-
-def replay_reflowing(output: str, columns: int, resize_at: int, new_columns: int,
-                     lines: int = 24) -> list[str]:
-    """Like ``replay``, but the window narrows at offset ``resize_at`` on a terminal that
-    reflows (tmux, VTE, kitty, iTerm2): each row longer than the new width is rewrapped and
-    the cursor stays at the end of the text it followed."""
-    data = output.replace("\n", "\r\n")
-    old = pyte.HistoryScreen(columns, lines, history=100_000, ratio=0.001)
-    pyte.Stream(old).feed(data[:resize_at])
-    before = [_row(line, columns) for line in old.history.top]
-    before += [row.rstrip() for row in old.display[: old.cursor.y + 1]]  # up to the cursor
-    rewrapped: list[str] = []
-    for row in before:
-        rewrapped.extend([row[i:i + new_columns] for i in range(0, len(row), new_columns)]
-                         or [""])
-    screen = pyte.HistoryScreen(new_columns, lines, history=100_000, ratio=0.001)
-    stream = pyte.Stream(screen)
-    stream.feed("\r\n".join(rewrapped))
-    stream.feed(data[resize_at:])
-    rows = [_row(line, screen.columns) for line in screen.history.top]
-    rows += [row.rstrip() for row in screen.display]
-    while rows and not rows[-1]:
-        rows.pop()
-    return rows
 
 
 # --------------------------------------------------------------------------- a reflowing terminal
