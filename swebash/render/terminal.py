@@ -90,6 +90,15 @@ def _rstrip(line: list[Segment], coloured: bool) -> list[Segment]:
     return segments
 
 
+def _common_prefix(old: Sequence[str], new: Sequence[str]) -> int:
+    count = 0
+    for before, after in zip(old, new, strict=False):
+        if before != after:
+            break
+        count += 1
+    return count
+
+
 class LiveTerminal:
     """Commits final output above a live region and redraws the region; one lock for both."""
 
@@ -198,47 +207,19 @@ class LiveTerminal:
             self._emit(text)
 
     def _frame(self, committed: list[str] | None, *, keep_live: bool = True) -> None:
-        """Write one frame: ``committed`` rows (final, printed once) then the live rows."""
-        width, new_rows = self._live_rows(keep_live)
-        out: list[str] = []
-        if committed and width == self._width and self._common_prefix(committed) == len(
-                committed):
-            # Every committed row is on screen already, at the top of the live region (the
-            # open block's first rows, printed early): they leave the region unwritten.
-            keep = len(committed)
-            if keep == len(self._rows):
-                out.append("\r\n")  # nothing was below the last of them: start a fresh row
-            self._rows, self._row_cells = self._rows[keep:], self._row_cells[keep:]
-            committed = None
-        if committed is None and not out and new_rows == self._rows and width == self._width:
-            return
-        drawn = self._screen_rows(width)
-        if committed is not None:
-            # Rows of the finished block already on screen (it was the open block) stay.
-            keep = self._common_prefix(committed) if width == self._width else 0
-            if keep and keep == len(self._rows):
-                out.append("\r\n" + ERASE_BELOW)  # from the end of the last kept row to a new one
-            elif drawn:
-                out.append(self._up_to(drawn, keep, width))
-            out.extend(row + "\r\n" for row in committed[keep:])
-            out.append("\r\n".join(new_rows))
-        else:
-            first = self._first_changed(new_rows, width)
-            last = len(self._rows) - 1
-            if (new_rows and first == last and width == self._width
-                    and new_rows[first].startswith(self._rows[last])):
-                # The usual delta: the last row grew. The cursor is at its end, the style
-                # reset there (rich closes every styled segment), so write only the new part.
-                out.append(new_rows[first][len(self._rows[last]):])
-                out.extend("\r\n" + row for row in new_rows[first + 1:])
-            else:
-                if drawn:
-                    out.append(self._up_to(drawn, first, width))
-                out.append("\r\n".join(new_rows[first:]))
-        self._rows = list(new_rows)
-        self._row_cells = [cell_len(strip_ansi(row)) for row in new_rows]
+        """Write one frame: ``committed`` rows (final, printed once) then the live rows.
+
+        The frame is composed from the width read before its live rows are drawn; when the
+        window has changed by the time it is composed (a table takes milliseconds to draw), it
+        is drawn and composed again: its cursor-up count is only right at its own width.
+        """
+        for _ in range(3):
+            width, new_rows = self._live_rows(keep_live)
+            frame = self._compose(committed, width, new_rows)
+            if max(1, self.console.width) == width:
+                break
+        body, self._rows, self._row_cells = frame
         self._width = width
-        body = "".join(out)
         if not body:
             return
         if self._sync and self.live_enabled and ERASE_BELOW in body:
@@ -249,6 +230,47 @@ class LiveTerminal:
         self.frames += 1
         if self._rows:
             self._start()
+
+    def _compose(self, committed: list[str] | None, width: int, new_rows: list[str]
+                 ) -> tuple[str, list[str], list[int]]:
+        """(bytes to write, live rows, their cells) for a frame."""
+        out: list[str] = []
+        rows, cells = self._rows, self._row_cells
+        if committed and width == self._width and _common_prefix(rows, committed) == len(
+                committed):
+            # Every committed row is on screen already, at the top of the live region (the
+            # open block's first rows, printed early): they leave the region unwritten.
+            keep = len(committed)
+            if keep == len(rows):
+                out.append("\r\n")  # nothing was below the last of them: start a fresh row
+            rows, cells = rows[keep:], cells[keep:]
+            committed = None
+        if committed is None and not out and new_rows == rows and width == self._width:
+            return "", rows, cells  # nothing to write (maybe rows left the region unwritten)
+        drawn = self._screen_rows(cells, width)
+        if committed is not None:
+            # Rows of the finished block already on screen (it was the open block) stay.
+            keep = _common_prefix(rows, committed) if width == self._width else 0
+            if keep and keep == len(rows):
+                out.append("\r\n" + ERASE_BELOW)  # from the end of the last kept row to a new one
+            elif drawn:
+                out.append(self._up_to(cells, drawn, keep, width))
+            out.extend(row + "\r\n" for row in committed[keep:])
+            out.append("\r\n".join(new_rows))
+        else:
+            first = self._first_changed(rows, new_rows, width)
+            last = len(rows) - 1
+            if (new_rows and first == last and width == self._width
+                    and new_rows[first].startswith(rows[last])):
+                # The usual delta: the last row grew. The cursor is at its end, the style
+                # reset there (rich closes every styled segment), so write only the new part.
+                out.append(new_rows[first][len(rows[last]):])
+                out.extend("\r\n" + row for row in new_rows[first + 1:])
+            else:
+                if drawn:
+                    out.append(self._up_to(cells, drawn, first, width))
+                out.append("\r\n".join(new_rows[first:]))
+        return "".join(out), list(new_rows), [cell_len(strip_ansi(row)) for row in new_rows]
 
     def _live_rows(self, keep_live: bool) -> tuple[int, list[str]]:
         """(width, live rows) drawn at the window's width as it is when the frame is written.
@@ -269,32 +291,24 @@ class LiveTerminal:
                 break
         return width, rows[-max_rows:]
 
-    def _up_to(self, drawn: int, row: int, width: int) -> str:
+    def _up_to(self, cells: list[int], drawn: int, row: int, width: int) -> str:
         """From the end of the last drawn row to the start of ``row``, erasing below."""
-        up = drawn - 1 - self._screen_rows(width, row)
+        up = drawn - 1 - self._screen_rows(cells[:row], width)
         return "\r" + (f"\x1b[{up}A" if up > 0 else "") + ERASE_BELOW
 
-    def _common_prefix(self, committed: Sequence[str]) -> int:
-        count = 0
-        for old, new in zip(self._rows, committed, strict=False):
-            if old != new:
-                break
-            count += 1
-        return count
-
-    def _first_changed(self, new_rows: Sequence[str], width: int) -> int:
+    def _first_changed(self, rows: Sequence[str], new_rows: Sequence[str], width: int) -> int:
         """Index of the first live row to rewrite (0 after a resize)."""
-        if width != self._width or not self._rows:
+        if width != self._width or not rows:
             return 0
-        first = self._common_prefix(new_rows)
+        first = _common_prefix(rows, new_rows)
         # The cursor rests at the end of the last row: to append rows or drop some, start
         # over from a row that exists in both frames (the last common one), or from the top.
-        limit = min(len(self._rows), len(new_rows)) - 1
+        limit = min(len(rows), len(new_rows)) - 1
         return max(0, min(first, limit))
 
-    def _screen_rows(self, width: int, upto: int | None = None) -> int:
-        """Screen rows taken by the first ``upto`` drawn rows, reflowed to ``width``."""
-        cells = self._row_cells[:upto] if upto is not None else self._row_cells
+    def _screen_rows(self, cells: list[int], width: int) -> int:
+        """Screen rows taken by drawn rows of ``cells`` cells, after the window became
+        ``width`` wide: a terminal that reflows rewraps a row that no longer fits."""
         if width >= self._width or not self.reflow:
             return len(cells)
         return sum(max(1, -(-count // width)) for count in cells)
