@@ -271,6 +271,13 @@ class MarkdownStream:
                 else:
                     self.terminal.redraw()
 
+    def separate(self) -> None:
+        """The next block follows other output (a tool's rows): set it apart as rich sets a
+        block apart from the one before (a blank row before a paragraph, a heading…)."""
+        with self.terminal.lock:
+            if not self._pending:
+                self._gap = self._view.gap = True
+
     def finish(self) -> None:
         """Print the open block, close the live region and start afresh for the next answer."""
         with self.terminal.lock:

@@ -239,3 +239,31 @@ def replay_on(screen: pyte.HistoryScreen, output: str,
     while rows and not rows[-1]:
         rows.pop()
     return rows
+
+
+def all_rows(screen: pyte.HistoryScreen) -> list[dict[int, Char]]:
+    """Scrollback and screen rows of ``screen``, top to bottom."""
+    return list(screen.history.top) + [screen.buffer[y] for y in range(screen.lines)]
+
+
+def copied(screen: pyte.HistoryScreen, first: int, last: int) -> str:
+    """The text a person gets selecting rows ``first``..``last`` (indices into ``all_rows``)
+    and copying it: like terminals do, a row the terminal wrapped itself runs on into the next
+    without a line break, trailing blanks of other rows are dropped."""
+    rows = all_rows(screen)
+    out: list[str] = []
+    for row in rows[first:last + 1]:
+        text = "".join(row[x].data for x in range(screen.columns))
+        out.append(text if row.get(-1) is _WRAPPED else text.rstrip() + "\n")
+    return "".join(out).removesuffix("\n")
+
+
+def replay_screen(output: str, columns: int, lines: int = 24) -> ReflowScreen:
+    """``output`` fed (as a tty with ONLCR passes it) to a fresh tmux-like screen."""
+    screen = ReflowScreen(columns, lines, history=100_000, ratio=0.001)
+    pyte.Stream(screen).feed(output.replace("\n", "\r\n"))
+    return screen
+
+
+def row_texts(screen: pyte.HistoryScreen) -> list[str]:
+    return [_row(row, screen.columns) for row in all_rows(screen)]
