@@ -12,14 +12,16 @@ re-rendered on every delta — is quadratic (191 s for a 2,400-token answer that
   is taller than the screen the region shows its tail; the block is printed whole once
   finished;
 * the rows of the open block that can no longer change are printed as soon as they are known
-  (``OpenBlockView.settle``): each complete line of a top-level code block, and every row of a
-  top-level paragraph but the last (greedy wrapping never changes a row once a word follows
-  it on the next one) up to the first character that a later one could still turn into markup
-  (an unmatched ``*``, `````, ``[``, ``<``…). A live region of a row or two is what survives a
-  resize: a terminal that rewraps its lines keeps the cursor's row, so a tall region that
-  grows above it on narrowing is pushed into the scrollback, out of reach of cursor-up, and
-  was left there doubled. What remains of the block is drawn from the stored text at the width
-  of the moment — after a resize the rest of the paragraph is wrapped at the new width;
+  (``OpenBlockView.settle``): each complete line of a top-level code block, and the rows of a
+  top-level paragraph that lie, with the row after them, before the first character that a
+  later one could still turn into markup (an unmatched ``*``, `````, ``[``, ``<``…) — greedy
+  wrapping never changes a row once the word that did not fit on it is known. (An ATX heading,
+  and a paragraph followed by a blank line, are finished blocks at once: ``cut_finished``.)
+  A live region of a row or two is what survives a resize: a terminal that rewraps its lines
+  keeps the cursor's row, so a tall region that grows above it on narrowing is pushed into
+  the scrollback, out of reach of cursor-up, and was left there doubled. What remains of the
+  block is drawn from the stored text at the width of the moment — after a resize the rest of
+  the paragraph is wrapped at the new width;
 * consoles that are not interactive terminals (pipes, files, TERM=dumb) get no live region at
   all: finished blocks are printed as they complete and ``finish()`` prints the rest.
 
@@ -148,8 +150,10 @@ class OpenBlockView:
         starts = _row_starts(whole.plain[self._skip:], width)
         if len(starts) != len(rows):
             return []
-        count = 0  # rows to print: never the last, and only rows before the limit
-        while count + 1 < len(rows) and self._skip + starts[count + 1] <= limit:
+        # Rows to print: a row ends where the next word did not fit, so the row after the
+        # last one printed must be whole before the limit too, and not the last row.
+        count = 0
+        while count + 2 < len(rows) and self._skip + starts[count + 2] <= limit:
             count += 1
         if not count:
             return []

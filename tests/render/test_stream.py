@@ -10,7 +10,7 @@ import pyte
 import pytest
 from rich.console import Console
 
-from swebash.render.blocks import cut_finished
+from swebash.render.blocks import Cut, cut_finished
 from swebash.render.markdown import MarkdownMaker
 from swebash.render.stream import MarkdownStream, OpenBlockView
 
@@ -90,15 +90,19 @@ def test_fence_split_mid_marker() -> None:
 def test_finished_blocks_are_printed_before_finish() -> None:
     console = Console(file=io.StringIO(), width=80, force_terminal=False)
     stream = MarkdownStream(console)
-    stream.feed("first paragraph\n\nsecond ")
+    stream.feed("first paragraph\n")
     assert console.file.getvalue() == ""  # type: ignore[attr-defined]
-    stream.feed("paragraph\n\n- item")
+    stream.feed("\nsecond ")  # a blank line: nothing can change the first paragraph now
+    assert console.file.getvalue() == "first paragraph\n"  # type: ignore[attr-defined]
+    stream.feed("paragraph\n")
     printed = console.file.getvalue()  # type: ignore[attr-defined]
-    # The second paragraph stays open until a complete line of the next block arrives.
+    # The second paragraph stays open until a blank line or the next block ends it.
     assert "first paragraph" in printed and "second" not in printed
-    stream.feed("\n")
+    stream.feed("\n- item")
     printed = console.file.getvalue()  # type: ignore[attr-defined]
     assert "second paragraph" in printed and "item" not in printed
+    stream.feed("\n\n")  # a list may go on after a blank line: still open
+    assert "item" not in console.file.getvalue()  # type: ignore[attr-defined]
     stream.finish()
     assert "item" in console.file.getvalue()  # type: ignore[attr-defined]
 
@@ -114,7 +118,13 @@ def test_paragraph_is_kept_open_until_the_next_block_starts() -> None:
     assert cut_finished("Title\n").finished == ""  # may still become a setext heading
     assert cut_finished("| a |\n").finished == ""  # may still become a table
     assert cut_finished("one\n\ntwo\n").finished == "one\n\n"
-    assert cut_finished("one\n\ntw").finished == ""  # a partial line is never cut on
+    assert cut_finished("one\ntw").finished == ""  # a partial line is never cut on
+    # Over whatever comes next: a paragraph after a blank line, an ATX heading at once.
+    assert cut_finished("one\n\ntw") == Cut("one\n\n", "tw")
+    assert cut_finished("# Title\nmo") == Cut("# Title\n", "mo")
+    assert cut_finished("Title\n---\n").finished == ""  # a setext heading: wait
+    assert cut_finished("- a\n\n").finished == ""  # a list may go on after a blank line
+    assert cut_finished("> a\n\n").finished == ""
 
 
 def test_stream_is_reusable_after_finish() -> None:
