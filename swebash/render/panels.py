@@ -29,6 +29,7 @@ interactive terminals; elsewhere they are no-ops.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable
@@ -240,8 +241,10 @@ class ToolPanels:
     def _compact(self, event: ToolCallEnd, start: ToolCallStart | None) -> RenderableType:
         view = view_result(event, COMPACT_LINES, COMPACT_FAIL_LINES)
         mark, style = ("✓", theme.OK) if view.ok else ("✗", theme.ERROR)
-        status = view.status + (" · output truncated" if view.truncated else "")
         label = call_label(start, event.name)
+        if view.measure and view.measure == " ".join(label):  # "task complete · task complete"
+            view = dataclasses.replace(view, measure="")
+        status = view.status + (" · output truncated" if view.truncated else "")
         rows: list[RenderableType] = []
         for number, line in enumerate(label):
             row = Text(no_wrap=True, overflow="ignore")  # whole: the terminal wraps it

@@ -314,3 +314,15 @@ def test_a_result_nested_past_the_json_decoder_is_shown_as_text() -> None:
     view = view_result(ToolCallEnd("mcp__srv__deep", deep, True, 1.0))
     assert view.ok and view.lines  # no RecursionError: the raw text is the output
 
+
+
+def test_a_summary_that_repeats_the_label_is_said_once() -> None:
+    done = ToolCallStart("task_complete", {"summary": "ok"}, "task complete", "t1")
+    result = end({"status": "complete", "summary": "ok"}, name="task_complete", call_id="t1",
+                 summary="task complete", ms=1)
+    assert draw(done, result) == ["✓ task complete · 1 ms"]
+    write = ToolCallStart("write_file", {}, "write notes.txt (3 lines)", "w1")
+    assert draw(write, end({"path": "/p/notes.txt", "bytes_written": 12, "created": True},
+                           name="write_file", call_id="w1", ms=2,
+                           summary="created notes.txt, 12 bytes")) == [
+        "✓ write notes.txt (3 lines) · created notes.txt, 12 bytes · 2 ms"]
