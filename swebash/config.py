@@ -52,6 +52,9 @@ config.toml layout::
     backend = "auto"             # auto | landlock | bwrap
     network = false
 
+    [ui]
+    tools = "compact"            # compact | boxed: how tool calls are drawn
+
     [sessions]
     enabled = true
     max_bytes = 4000000          # per conversation file
@@ -198,6 +201,11 @@ class PromptConfig:
 
 
 @dataclass(frozen=True)
+class UiConfig:
+    tools: str = "compact"  # compact | boxed
+
+
+@dataclass(frozen=True)
 class SandboxConfig:
     mode: str = "auto"  # auto | off
     backend: str = "auto"  # auto | landlock | bwrap
@@ -241,6 +249,7 @@ class Config:
     prompt: PromptConfig = field(default_factory=PromptConfig)
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
     sessions: SessionsConfig = field(default_factory=SessionsConfig)
+    ui: UiConfig = field(default_factory=UiConfig)
     mcp_servers: tuple[McpServerConfig, ...] = ()
     no_color: bool = False
     dumb_term: bool = False
@@ -463,6 +472,8 @@ def load(environ: Mapping[str, str] | None = None) -> Config:
             compact_after_bytes=s.get("sessions", "compact_after_bytes", None,
                                       int_parser(1_000), 200_000),
         ),
+        ui=UiConfig(tools=s.get("ui", "tools", None, choice_parser("compact", "boxed"),
+                                "compact")),
         mcp_servers=load_mcp_servers(s),
         no_color="NO_COLOR" in env and env.get("NO_COLOR", "") != "",
         dumb_term=env.get("TERM", "") == "dumb",

@@ -172,11 +172,21 @@ async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, 
             async for event in _prepare_calls(agent, end.tool_calls, ctx, confirm, prepared):
                 yield event
             runnable = [p for p in prepared if p.result is None]
+            announced: set[int] = set()  # calls whose ToolCallEnd was sent as soon as known
+            for p in prepared:
+                if p.result is not None:  # refused, declined, invalid: final already
+                    announced.add(id(p))
+                    yield _end_event(p)
             for p in runnable:
                 yield ToolExecuting(p.call.name, p.call.id)
             started = time.monotonic()
             try:
-                await asyncio.gather(*(_execute(agent, p, ctx) for p in runnable))
+                # Each result is shown as its call finishes: a slow one holds back no other.
+                async with contextlib.aclosing(_as_completed(agent, runnable, ctx)) as done:
+                    async for p in done:
+                        if p.blocked is None:  # a blocked one may run again outside
+                            announced.add(id(p))
+                            yield _end_event(p)
             except asyncio.CancelledError:
                 ctx.cancel.set()
                 for p in runnable:  # interrupted runs are audited too, with their outcome
@@ -197,8 +207,8 @@ async def run_turn(agent: Agent, conversation: Conversation, user: UserMessage, 
                 results.append(result)
                 agent.metrics.tool_call(p.call.name, p.ok, p.duration_ms)
                 _audit(agent, p)
-                yield ToolCallEnd(p.call.name, result.content, p.ok, p.duration_ms, p.call.id,
-                                  p.summary)
+                if id(p) not in announced:
+                    yield _end_event(p)
             exchange.append(AssistantMessage(end.text, end.tool_calls))
             exchange.extend(results)
             if any(p.stopped for p in prepared):  # Ctrl-C / Esc at a y/N: the turn ends here
@@ -375,6 +385,29 @@ async def _execute(agent: Agent, p: _Prepared, ctx: ToolContext) -> None:
         p.result = error_result("ExecutionFailed", f"{type(exc).__name__}: {exc}")
         p.summary = f"internal error: {type(exc).__name__}"
     p.duration_ms = (time.monotonic() - started) * 1000
+
+
+def _end_event(p: _Prepared) -> ToolCallEnd:
+    return ToolCallEnd(p.call.name, _result_message(p).content, p.ok, p.duration_ms, p.call.id,
+                       p.summary)
+
+
+async def _as_completed(agent: Agent, runnable: list[_Prepared], ctx: ToolContext
+                        ) -> AsyncGenerator[_Prepared, None]:
+    """Run the calls concurrently and yield each as it finishes (in call order when several
+    finish together). Cancelled or closed early, it cancels the calls and waits for them."""
+    tasks = {asyncio.ensure_future(_execute(agent, p, ctx)): p for p in runnable}
+    try:
+        pending = set(tasks)
+        while pending:
+            finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for task in sorted(finished, key=lambda t: runnable.index(tasks[t])):
+                task.result()
+                yield tasks[task]
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def _offer_rerun(agent: Agent, runnable: list[_Prepared], ctx: ToolContext,

@@ -109,9 +109,8 @@ class AiFrontend:
         with self._lock:
             if self._renderer is None:
                 from swebash.render.events import TerminalRenderer
-                from swebash.render.theme import console_for
 
-                self._renderer = TerminalRenderer(console_for(self.config, self.out))
+                self._renderer = TerminalRenderer.for_config(self.config, self.out)
             return self._renderer
 
     def warm(self) -> None:

@@ -59,6 +59,12 @@ def cut_finished(text: str, parser: MarkdownIt | None = None) -> Cut:
     complete = text[: last_newline + 1]
     tokens = (parser or make_parser()).parse(complete)
     starts = _top_level_starts(tokens)
+    if len(starts) == 1:
+        end = _closed_end(starts[0][1], complete.count("\n"))
+        if end is None:
+            return Cut("", text)
+        offset = _line_offset(complete, end)
+        return Cut(text[:offset], text[offset:])
     if len(starts) < 2:
         return Cut("", text)
     cut_line = starts[-1][0]
@@ -66,6 +72,24 @@ def cut_finished(text: str, parser: MarkdownIt | None = None) -> Cut:
         return Cut("", text)
     offset = _line_offset(complete, cut_line)
     return Cut(text[:offset], text[offset:])
+
+
+def _closed_end(token: Token, lines: int) -> int | None:
+    """The line after a lone block that nothing later can change, or None.
+
+    An ATX heading is one line; a paragraph or a rule followed by a blank line is over (a
+    setext underline or a table delimiter must follow without one). A list, a quote or a fence
+    may go on after a blank line, so they wait for the next block as before. Printing these
+    early keeps the live region to the block being written.
+    """
+    if token.map is None:
+        return None
+    end = token.map[1]
+    if token.type == "heading_open" and token.markup.startswith("#"):
+        return end
+    if token.type in ("paragraph_open", "hr") and lines > end:
+        return lines
+    return None
 
 
 def _line_offset(text: str, line: int) -> int:

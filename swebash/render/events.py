@@ -12,6 +12,7 @@ is its non-interactive twin.
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING, TextIO
 
 from rich.console import Console, RenderableType
 from rich.text import Text
@@ -37,7 +38,11 @@ from swebash.render.confirm import ask_confirm
 from swebash.render.panels import Spinner, ToolPanels
 from swebash.render.stream import MarkdownStream
 from swebash.render.terminal import LiveTerminal
+from swebash.render.theme import RenderSettings
 from swebash.safety.display import one_line
+
+if TYPE_CHECKING:
+    from swebash.config import Config
 
 IDLE_SECONDS = 1.0  # quiet this long mid-turn and the spinner comes back, counting
 
@@ -45,16 +50,26 @@ IDLE_SECONDS = 1.0  # quiet this long mid-turn and the spinner comes back, count
 class TerminalRenderer:
     """Draws the events of AI turns on ``console``; reused from turn to turn."""
 
-    def __init__(self, console: Console, *, terminal: LiveTerminal | None = None) -> None:
+    def __init__(self, console: Console, *, terminal: LiveTerminal | None = None,
+                 settings: RenderSettings | None = None) -> None:
         self.console = console
-        self.terminal = terminal or LiveTerminal(console)
-        self.stream = MarkdownStream(console, terminal=self.terminal)
+        self.settings = settings or RenderSettings()
+        self.terminal = terminal or LiveTerminal(console, reflow=self.settings.reflow)
+        self.stream = MarkdownStream(console, terminal=self.terminal,
+                                     hyperlinks=self.settings.hyperlinks)
         self.spinner = Spinner(console, terminal=self.terminal)
-        self.panels = ToolPanels(console, spinner=self.spinner, terminal=self.terminal)
+        self.panels = ToolPanels(console, spinner=self.spinner, terminal=self.terminal,
+                                 style=self.settings.tools)
         self._in_turn = False
         self._asking = False  # a confirmation is waiting for its key
         self._last_event = 0.0
         self._args_since: float | None = None  # when this call's arguments began to arrive
+        self._after_tools = False  # tool rows were printed since the answer's last text
+
+    @classmethod
+    def for_config(cls, config: Config, file: TextIO | None = None) -> TerminalRenderer:
+        """The renderer for a loaded configuration, drawing on ``file`` (stdout when None)."""
+        return cls(theme.console_for(config, file), settings=theme.settings_for(config))
 
     def print(self, *renderables: RenderableType) -> None:
         """Print final output (a notice, a translation) above anything live."""
@@ -79,6 +94,9 @@ class TerminalRenderer:
         self._last_event = self.terminal.clock()
         if isinstance(event, Delta):
             self.spinner.stop()
+            if self._after_tools:  # the answer goes on below the tools' rows, set apart
+                self._after_tools = False
+                self.stream.separate()
             self.stream.feed(event.text)
         elif isinstance(event, ToolCallStart):
             self._args_since = None
@@ -94,8 +112,10 @@ class TerminalRenderer:
         elif isinstance(event, ToolExecuting):
             self.panels.executing(event)
         elif isinstance(event, ToolCallEnd):
+            self._after_tools = True
             self.panels.end(event)
-            self.spinner.start("thinking…")  # the model is reading the result
+            if not self.panels.running:
+                self.spinner.start("thinking…")  # the model is reading the results
         elif isinstance(event, Retrying):
             self._settle()
             if self.terminal.live_enabled:  # one live line, replaced by the next, gone when
@@ -116,6 +136,7 @@ class TerminalRenderer:
     def end_turn(self) -> None:
         """Flush the answer and stop any spinner (also after Ctrl-C or an exception)."""
         self._in_turn = False
+        self._after_tools = False
         self.terminal.hold(False)
         self._settle()
 

@@ -7,7 +7,13 @@ so ``out`` stays the answer alone::
     [tool] $ ls -la
     [tool] exit 0 · 3 lines · 12 ms
     [tool] $ rm -rf ~
-    [tool] ✗ refused · 0 ms: deletes your home directory
+    [tool] ✗ refused: deletes your home directory
+    [tool] $ sleep 2
+    [tool] $ echo fast
+    [tool] $ echo fast → exit 0 · 1 line · 3 ms
+
+Parallel calls end in the order they finish, so while more than one is outstanding a result
+line names its call.
     [retry] attempt 2 in 1.0 s: rate limited
     [error] provider unreachable
 
@@ -56,19 +62,26 @@ class PlainPrinter:
         self.err = err
         self._at_line_start = True  # whether ``out`` ends with a newline (or nothing yet)
         self._wrote_answer = False
+        self._pending: dict[str, str] = {}  # started calls not ended yet: id → label
 
     def handle(self, event: AiEvent) -> None:
         if isinstance(event, Delta):
             self.delta(event.text)
         elif isinstance(event, ToolCallStart):
             self._end_answer_line()
-            self._note(f"[tool] {describe(event)}")
+            label = describe(event)
+            self._pending[event.call_id or f"{event.name}#{len(self._pending)}"] = label
+            self._note(f"[tool] {label}")
         elif isinstance(event, ToolCallEnd):
+            several = len(self._pending) > 1
+            label = self._pop(event)
             view = view_result(event, max_lines=1)
             extra = " · truncated" if view.truncated else ""
             # A failure says why (the gate's reason, the last line of stderr), on one line.
             why = f": {one_line(view.lines[-1])}" if not view.ok and view.lines else ""
-            self._note(f"[tool] {'' if view.ok else '✗ '}{one_line(view.headline)}{extra}{why}")
+            which = f"{label} → " if several and label else ""
+            self._note(f"[tool] {which}{'' if view.ok else '✗ '}{one_line(view.headline)}"
+                       f"{extra}{why}")
             blocked = sandbox_blocked(event.result)
             if blocked:  # nobody can be asked here: say it, and how to lift it
                 self._note(f"[sandbox] blocked {one_line(blocked)}; not run again outside it "
@@ -84,9 +97,15 @@ class PlainPrinter:
             self._end_answer_line()
             self._note(f"[note] {one_line(event.text)}")
         elif isinstance(event, Done):
+            self._pending.clear()
             self.done(event.reply)
         elif isinstance(event, (ToolExecuting, ToolArgsStreaming, Usage)):
             pass  # nothing to say in plain output: the start line already names the tool
+
+    def _pop(self, event: ToolCallEnd) -> str:
+        key = event.call_id if event.call_id in self._pending else next(
+            (k for k in self._pending if k.startswith(event.name + "#")), None)
+        return self._pending.pop(key, "") if key is not None else ""
 
     def delta(self, text: str) -> None:
         text = inert_text(text)  # a raw ESC or CR from the model must not reach a terminal

@@ -1,10 +1,13 @@
-"""What a person sees of a tool result: a headline and the first lines of its output.
+"""What a person sees of a tool result: a status and the few lines that matter.
 
 A ``ToolCallEnd`` carries the JSON text the model sees (``{"exit_code": 0, "stdout": …}``,
-``{"content": …}``, a list of search hits, ``{"error": …}``) and, usually, a one-line
-``summary`` written by the tool. Both the rich panels and the plain printer draw from the
-same ``ResultView`` so interactive and piped output say the same thing. Unknown shapes fall
-back to the raw text, so a new tool never breaks the display.
+``{"path": …, "content": …}``, ``{"matches": […]}``, a list of web hits, ``{"error": …}``) and,
+usually, a one-line ``summary`` written by the tool. The compact and boxed displays and the
+plain printer all draw from the same ``ResultView``, so they say the same thing. Known shapes
+get their own words — a search is counted in matches and shown grep-style (``file:line:
+text``), a directory in entries, web hits in results, a file read is one count, not its text —
+and every count has its plural right ("1 line", "2 matches"). Unknown shapes fall back to the
+raw text, so a new tool never breaks the display.
 """
 
 from __future__ import annotations
@@ -16,21 +19,21 @@ from swebash.api import ToolCallEnd
 
 OUTPUT_KEYS = ("stdout", "content", "output", "text", "diff", "result", "message")
 EXIT_KEYS = ("exit_code", "exit_status", "returncode", "status_code")
+PLURALS = {"line": "lines", "match": "matches", "entry": "entries", "result": "results",
+           "file": "files"}
 
-
-@dataclass(frozen=True)
-class ResultView:
-    ok: bool  # the call worked and, for a command, exited 0
-    headline: str  # "exit 0 · 3 lines · 12 ms"
-    lines: tuple[str, ...]  # the output lines to show: the first, or the last for a failure
-    more: int  # how many lines were not shown; len(lines) + more == the headline's count
-    truncated: bool  # the tool itself cut the output
-    tail: bool = False  # lines are the last ones (a failure: errors come at the end)
-    exit_code: int | None = None
+# What a failed call's status says, by the error type the agent gave its result.
+FAILURE_WORDS = {"PermissionDenied": "refused", "UserDeclined": "declined",
+                 "ConfirmationRequired": "not confirmed", "LimitReached": "not run",
+                 "Timeout": "timed out", "UserStopped": "stopped", "Interrupted": "interrupted"}
 
 
 def plural(count: int, word: str) -> str:
-    return word if count == 1 else word + "s"
+    return word if count == 1 else PLURALS.get(word, word + "s")
+
+
+def counted(count: int, word: str) -> str:
+    return f"{count} {plural(count, word)}"
 
 
 def format_duration(ms: float) -> str:
@@ -41,10 +44,40 @@ def format_duration(ms: float) -> str:
     return f"{int(ms // 60_000)} min {int(ms % 60_000 // 1000)} s"
 
 
-# What a failed call's headline says, by the error type the agent gave its result.
-FAILURE_WORDS = {"PermissionDenied": "refused", "UserDeclined": "declined",
-                 "ConfirmationRequired": "not confirmed", "LimitReached": "not run",
-                 "Timeout": "timed out", "UserStopped": "stopped", "Interrupted": "interrupted"}
+@dataclass(frozen=True)
+class ResultView:
+    ok: bool  # the call worked and, for a command, exited 0
+    lines: tuple[str, ...]  # the items to show: the first, or the last for a failure
+    more: int  # items not shown; len(lines) + more == count
+    count: int  # items in the output: lines, matches, entries, results
+    noun: str  # what an item is: "line", "match", "entry", "result"
+    truncated: bool  # the tool itself cut the output
+    tail: bool = False  # lines are the last ones (a failure: errors come at the end)
+    exit_code: int | None = None
+    outcome: str = ""  # "exit 1", "refused", "failed"; "" for a plain success
+    measure: str = ""  # "120 lines", "8 matches in 3 files", a tool's summary
+    duration: str = ""  # "12 ms"; "" for a call that never ran
+
+    @property
+    def headline(self) -> str:
+        """Everything about the result on one line: "exit 0 · 3 lines · 12 ms"."""
+        count = ""
+        if self.exit_code is not None:
+            count = counted(self.count, "line") if self.count else "no output"
+        return " · ".join(part for part in (self.outcome, count or self.measure, self.duration)
+                          if part)
+
+    @property
+    def status(self) -> str:
+        """The status next to a call in the compact display: what its shown items do not
+        say (a command's lines are shown and "+N lines" counts the rest)."""
+        count = "no output" if self.exit_code is not None and not self.count else ""
+        return " · ".join(part for part in (self.outcome, count or self.measure, self.duration)
+                          if part)
+
+    @property
+    def more_text(self) -> str:
+        return f"+{self.more} {plural(self.more, self.noun)}"
 
 
 def error_kind(data: object) -> str | None:
@@ -54,28 +87,82 @@ def error_kind(data: object) -> str | None:
     return None
 
 
-def _output_of(data: object) -> tuple[str, int | None, bool, str | None]:
-    """(output text, exit code, truncated flag, error message) from a parsed result."""
+@dataclass
+class _Output:
+    items: list[str]
+    noun: str = "line"
+    measure: str = ""  # how the items are counted in the status, when not "N lines"
+    show: bool = True  # a file read is counted, not shown
+    exit_code: int | None = None
+    truncated: bool = False
+    error: str | None = None
+
+
+def _output_of(data: object) -> _Output:
     if isinstance(data, str):
-        return data, None, False, None
-    if isinstance(data, list):
-        return "\n".join(_item_line(item) for item in data), None, False, None
+        return _Output(_split(data))
+    if isinstance(data, list):  # web search hits
+        return _Output([_item_line(item) for item in data], "result")
     if not isinstance(data, dict):
-        return json.dumps(data), None, False, None
-    exit_code = next((data[k] for k in EXIT_KEYS if isinstance(data.get(k), int)), None)
+        return _Output(_split(json.dumps(data)))
+    exit_code = next((data[k] for k in EXIT_KEYS if isinstance(data.get(k), int)
+                      and not isinstance(data.get(k), bool)), None)
     truncated = bool(data.get("truncated"))
     error = data.get("error")
     error_text = error if isinstance(error, str) else (
         str(error.get("message", error)) if isinstance(error, dict) else None)
+    if error is True and isinstance(data.get("message"), str):
+        error_text = str(data["message"])
+    if isinstance(data.get("matches"), list):
+        matches = data["matches"]
+        files = {m.get("file") for m in matches if isinstance(m, dict)}
+        measure = counted(len(matches), "match") + (
+            f" in {counted(len(files), 'file')}" if matches else "")
+        return _Output([_match_line(m) for m in matches], "match", measure,
+                       truncated=truncated, error=error_text)
+    if isinstance(data.get("entries"), list):
+        entries = data["entries"]
+        hidden = _leading_int(data.get("truncated"))
+        count = len(entries) + hidden
+        items = [_entry_line(e) for e in entries] + [""] * hidden
+        return _Output(items, "entry", counted(count, "entry"), error=error_text)
+    if isinstance(data.get("results"), list):
+        return _Output([_item_line(item) for item in data["results"]], "result",
+                       truncated=truncated, error=error_text)
+    if set(data) == {"path", "content"} and isinstance(data["content"], str):  # a file read
+        return _Output(_split(data["content"]), show=False)
     parts = [data[k] for k in OUTPUT_KEYS if isinstance(data.get(k), str) and data[k]]
     stderr = data.get("stderr")
     if isinstance(stderr, str) and stderr:
         parts.append(stderr)
-    for key in ("results", "matches", "entries", "files"):
-        if isinstance(data.get(key), list):
-            parts.append("\n".join(_item_line(item) for item in data[key]))
     text = "\n".join(part.rstrip("\n") for part in parts)
-    return text, exit_code, truncated, error_text
+    return _Output(_split(text), exit_code=exit_code, truncated=truncated, error=error_text)
+
+
+def _split(text: str) -> list[str]:
+    # Split on newlines only: a bare CR inside a line is content to show, not a line break.
+    if not text.strip():
+        return []
+    return [line.removesuffix("\r") for line in text.rstrip("\n").split("\n")]
+
+
+def _leading_int(value: object) -> int:
+    if isinstance(value, str) and value.split(" ", 1)[0].isdigit():
+        return int(value.split(" ", 1)[0])
+    return 0
+
+
+def _match_line(item: object) -> str:
+    if isinstance(item, dict) and "file" in item:
+        line = item.get("line")
+        return f"{item['file']}:{line}: {item.get('text', '')}" if line else str(item["file"])
+    return _item_line(item)
+
+
+def _entry_line(item: object) -> str:
+    if isinstance(item, dict) and "name" in item:
+        return str(item["name"]) + ("/" if item.get("type") == "directory" else "")
+    return _item_line(item)
 
 
 def _item_line(item: object) -> str:
@@ -90,36 +177,42 @@ def _item_line(item: object) -> str:
     return str(item)
 
 
-def view_result(end: ToolCallEnd, max_lines: int = 5) -> ResultView:
-    """Headline and visible lines for one finished tool call."""
+def view_result(end: ToolCallEnd, max_lines: int = 5, fail_lines: int | None = None
+                ) -> ResultView:
+    """Status and visible items for one finished tool call: the first ``max_lines`` items of
+    a success, the last ``fail_lines`` (default: as many) of a failure."""
     try:
         data: object = json.loads(end.result)
     except (ValueError, RecursionError):  # not JSON, or nested past the decoder's depth
         data = end.result
-    text, exit_code, truncated, error = _output_of(data)
+    output = _output_of(data)
     kind = error_kind(data)
-    # Split on newlines only: a bare CR inside a line is content to show, not a line break.
-    all_lines = [line.removesuffix("\r") for line in text.rstrip("\n").split("\n")
-                 ] if text.strip() else []
-    if error and error not in text:
-        all_lines.append(error)
-    ok = end.ok and not error and kind is None and exit_code in (None, 0)
+    items = output.items
+    if output.error and output.error not in "\n".join(items):
+        items = [*items, output.error]
+    ok = end.ok and not output.error and kind is None and output.exit_code in (None, 0)
     tail = not ok
-    shown = tuple(all_lines[-max_lines:] if tail else all_lines[:max_lines]) if max_lines else ()
-    more = len(all_lines) - len(shown)
-    count = len(all_lines)
-    lines_part = f"{count} {plural(count, 'line')}"
-    if exit_code is not None:  # built from what is shown, so the count equals shown + more
-        head_parts = [f"exit {exit_code}", lines_part]
+    limit = max_lines if ok else (max_lines if fail_lines is None else fail_lines)
+    shown: list[str] = []
+    if output.show and limit:
+        shown = items[-limit:] if tail else items[:limit]
+    shown = [line for line in shown if line] if output.noun == "entry" else shown
+    if output.exit_code is not None:
+        outcome = f"exit {output.exit_code}"
     elif not ok:
-        head_parts = [FAILURE_WORDS.get(kind or "", "failed")]
-        if count > 1:
-            head_parts.append(lines_part)
-    elif end.summary:
-        head_parts = [end.summary]
+        outcome = FAILURE_WORDS.get(kind or "", "failed")
     else:
-        head_parts = [lines_part]
-    if end.duration_ms > 0 or ok:  # a call that never ran has no duration worth showing
-        head_parts.append(format_duration(end.duration_ms))
-    headline = " · ".join(head_parts)
-    return ResultView(ok, headline, shown, more, truncated, tail, exit_code)
+        outcome = ""
+    if output.exit_code is not None:
+        measure = ""
+    elif not ok:
+        measure = counted(len(items), output.noun) if len(items) > 1 else ""
+    elif output.measure:
+        measure = output.measure
+    elif items or not output.show or output.noun != "line":
+        measure = counted(len(items), output.noun)
+    else:
+        measure = end.summary  # nothing to show: the tool's own words ("created a.txt, 9 bytes")
+    duration = format_duration(end.duration_ms) if end.duration_ms > 0 or ok else ""
+    return ResultView(ok, tuple(shown), len(items) - len(shown), len(items), output.noun,
+                      output.truncated, tail, output.exit_code, outcome, measure, duration)

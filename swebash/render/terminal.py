@@ -42,6 +42,12 @@ from swebash.safety.display import strip_ansi
 
 SYNC_BEGIN = "\x1b[?2026h"
 SYNC_END = "\x1b[?2026l"
+# Erase from the cursor (at the start of a row) to the end of the screen. Not a bare "CSI J":
+# when the live region starts at the top-left corner of the screen, tmux (scroll-on-clear, on
+# by default) takes that for clearing the whole screen and moves the old rows into the
+# scrollback, where they stay as a doubled copy. So: erase this row, step down one row (a
+# no-op on the last row), erase to the end from there — never from the corner — and come back.
+ERASE_BELOW = "\x1b7\x1b[K\x1b[B\x1b[J\x1b8"
 TICK_SECONDS = 0.1
 
 
@@ -50,12 +56,18 @@ def rows_of(console: Console, renderable: RenderableType, width: int, *,
     """Render ``renderable`` at ``width`` into rows of ANSI text (``trim``: no blank rows last).
 
     Live rows and committed rows come from here alike, so a finished block whose rows are
-    already on screen in the live region can stay there instead of being written again.
-    ``live`` rows lose their trailing spaces even when coloured (a code block's background):
-    a row only as wide as its text rewraps predictably when the window narrows.
+    already on screen in the live region can stay there instead of being written again. No
+    row carries trailing spaces (a paragraph is padded to the width by rich): a row only as
+    wide as its text rewraps predictably when the window narrows, and copies without them.
+    ``live`` rows are cut at the width, since the live region's height is counted in rows;
+    committed rows are not: a code line or a command wider than the window is written whole
+    and the terminal wraps it, so that copying it gives one line.
     """
     options = console.options.update(width=width, height=None)
-    lines = console.render_lines(renderable, options, pad=False)
+    if live:
+        lines = console.render_lines(renderable, options, pad=False)
+    else:
+        lines = list(Segment.split_lines(console.render(renderable, options)))
     rows = [console._render_buffer(_rstrip(line, live)).rstrip("\n") for line in lines]
     while trim and rows and not strip_ansi(rows[-1]).strip():
         rows.pop()
@@ -78,13 +90,23 @@ def _rstrip(line: list[Segment], coloured: bool) -> list[Segment]:
     return segments
 
 
+def _common_prefix(old: Sequence[str], new: Sequence[str]) -> int:
+    count = 0
+    for before, after in zip(old, new, strict=False):
+        if before != after:
+            break
+        count += 1
+    return count
+
+
 class LiveTerminal:
     """Commits final output above a live region and redraws the region; one lock for both."""
 
     def __init__(self, console: Console, *, sync: bool = True,
                  clock: Callable[[], float] = time.monotonic,
-                 tick_seconds: float = TICK_SECONDS) -> None:
+                 tick_seconds: float = TICK_SECONDS, reflow: bool = True) -> None:
         self.console = console
+        self.reflow = reflow
         self.live_enabled = console.is_interactive
         self._sync = sync
         self.clock = clock
@@ -145,16 +167,24 @@ class LiveTerminal:
               blank_before: bool = False) -> None:
         """Render with the console's settings and commit the result."""
         with self.lock:
-            if not self.live_enabled and not self._rows:
-                if blank_before:
-                    self.console.print()
-                self.console.print(*renderables, end=end)
-                return
             width = max(1, self.console.width)
             rows = [""] if blank_before else []
             for renderable in renderables:
                 rows.extend(rows_of(self.console, renderable, width, trim=False))
+            if not self.live_enabled and not self._rows:
+                # A pipe, a file or TERM=dumb: the rows as they are, no cursor movement.
+                if rows:
+                    self._emit("\n".join(rows) + end)
+                return
             self._frame(rows)
+
+    def commit_rows(self, rows: list[str]) -> None:
+        """Print finished rows (ANSI, one screen row each at most) above the live region."""
+        with self.lock:
+            if not self.live_enabled and not self._rows:
+                self._emit("".join(row + "\n" for row in rows))
+                return
+            self._frame(list(rows))
 
     def redraw(self) -> None:
         """Bring the live region up to date with its sources (writes only what changed)."""
@@ -177,49 +207,22 @@ class LiveTerminal:
             self._emit(text)
 
     def _frame(self, committed: list[str] | None, *, keep_live: bool = True) -> None:
-        """Write one frame: ``committed`` rows (final, printed once) then the live rows."""
-        width = max(1, self.console.width)
-        if self.live_enabled and keep_live and self._sources:
-            max_rows = max(1, self.console.height - 1)
-            new_rows: list[str] = []
-            for source in self._sources:
-                new_rows.extend(source(width, max_rows))
-            new_rows = new_rows[-max_rows:]
-        else:
-            new_rows = []
-        if committed is None and new_rows == self._rows and width == self._width:
-            return
-        out: list[str] = []
-        drawn = self._screen_rows(width)
-        if committed is not None:
-            # Rows of the finished block already on screen (it was the open block) stay.
-            keep = self._common_prefix(committed) if width == self._width else 0
-            if keep and keep == len(self._rows):
-                out.append("\r\n\x1b[J")  # from the end of the last kept row to a new one
-            elif drawn:
-                out.append(self._up_to(drawn, keep, width))
-            out.extend(row + "\r\n" for row in committed[keep:])
-            out.append("\r\n".join(new_rows))
-        else:
-            first = self._first_changed(new_rows, width)
-            last = len(self._rows) - 1
-            if (new_rows and first == last and width == self._width
-                    and new_rows[first].startswith(self._rows[last])):
-                # The usual delta: the last row grew. The cursor is at its end, the style
-                # reset there (rich closes every styled segment), so write only the new part.
-                out.append(new_rows[first][len(self._rows[last]):])
-                out.extend("\r\n" + row for row in new_rows[first + 1:])
-            else:
-                if drawn:
-                    out.append(self._up_to(drawn, first, width))
-                out.append("\r\n".join(new_rows[first:]))
-        self._rows = list(new_rows)
-        self._row_cells = [cell_len(strip_ansi(row)) for row in new_rows]
+        """Write one frame: ``committed`` rows (final, printed once) then the live rows.
+
+        The frame is composed from the width read before its live rows are drawn; when the
+        window has changed by the time it is composed (a table takes milliseconds to draw), it
+        is drawn and composed again: its cursor-up count is only right at its own width.
+        """
+        for _ in range(3):
+            width, new_rows = self._live_rows(keep_live)
+            frame = self._compose(committed, width, new_rows)
+            if max(1, self.console.width) == width:
+                break
+        body, self._rows, self._row_cells = frame
         self._width = width
-        body = "".join(out)
         if not body:
             return
-        if self._sync and self.live_enabled and "\x1b[J" in body:
+        if self._sync and self.live_enabled and ERASE_BELOW in body:
             # Only a frame that erases needs the terminal to show it at once; text merely
             # appended at the cursor cannot flicker.
             body = SYNC_BEGIN + body + SYNC_END
@@ -228,33 +231,85 @@ class LiveTerminal:
         if self._rows:
             self._start()
 
-    def _up_to(self, drawn: int, row: int, width: int) -> str:
-        """From the end of the last drawn row to the start of ``row``, erasing below."""
-        up = drawn - 1 - self._screen_rows(width, row)
-        return "\r" + (f"\x1b[{up}A" if up > 0 else "") + "\x1b[J"
+    def _compose(self, committed: list[str] | None, width: int, new_rows: list[str]
+                 ) -> tuple[str, list[str], list[int]]:
+        """(bytes to write, live rows, their cells) for a frame."""
+        out: list[str] = []
+        rows, cells = self._rows, self._row_cells
+        if committed and width == self._width and _common_prefix(rows, committed) == len(
+                committed):
+            # Every committed row is on screen already, at the top of the live region (the
+            # open block's first rows, printed early): they leave the region unwritten.
+            keep = len(committed)
+            if keep == len(rows):
+                out.append("\r\n")  # nothing was below the last of them: start a fresh row
+            rows, cells = rows[keep:], cells[keep:]
+            committed = None
+        if committed is None and not out and new_rows == rows and width == self._width:
+            return "", rows, cells  # nothing to write (maybe rows left the region unwritten)
+        drawn = self._screen_rows(cells, width)
+        if committed is not None:
+            # Rows of the finished block already on screen (it was the open block) stay.
+            keep = _common_prefix(rows, committed) if width == self._width else 0
+            if keep and keep == len(rows):
+                out.append("\r\n" + ERASE_BELOW)  # from the end of the last kept row to a new one
+            elif drawn:
+                out.append(self._up_to(cells, drawn, keep, width))
+            out.extend(row + "\r\n" for row in committed[keep:])
+            out.append("\r\n".join(new_rows))
+        else:
+            first = self._first_changed(rows, new_rows, width)
+            last = len(rows) - 1
+            if (new_rows and first == last and width == self._width
+                    and new_rows[first].startswith(rows[last])):
+                # The usual delta: the last row grew. The cursor is at its end, the style
+                # reset there (rich closes every styled segment), so write only the new part.
+                out.append(new_rows[first][len(rows[last]):])
+                out.extend("\r\n" + row for row in new_rows[first + 1:])
+            else:
+                if drawn:
+                    out.append(self._up_to(cells, drawn, first, width))
+                out.append("\r\n".join(new_rows[first:]))
+        return "".join(out), list(new_rows), [cell_len(strip_ansi(row)) for row in new_rows]
 
-    def _common_prefix(self, committed: Sequence[str]) -> int:
-        count = 0
-        for old, new in zip(self._rows, committed, strict=False):
-            if old != new:
+    def _live_rows(self, keep_live: bool) -> tuple[int, list[str]]:
+        """(width, live rows) drawn at the window's width as it is when the frame is written.
+
+        Rendering a table takes milliseconds; a window resized meanwhile would receive rows
+        and a cursor-up count meant for the old width, so the rows are drawn again until the
+        width read after drawing them is the one they were drawn at.
+        """
+        for _ in range(3):
+            width = max(1, self.console.width)
+            if not (self.live_enabled and keep_live and self._sources):
+                return width, []
+            max_rows = max(1, self.console.height - 1)
+            rows: list[str] = []
+            for source in self._sources:
+                rows.extend(source(width, max_rows))
+            if max(1, self.console.width) == width:
                 break
-            count += 1
-        return count
+        return width, rows[-max_rows:]
 
-    def _first_changed(self, new_rows: Sequence[str], width: int) -> int:
+    def _up_to(self, cells: list[int], drawn: int, row: int, width: int) -> str:
+        """From the end of the last drawn row to the start of ``row``, erasing below."""
+        up = drawn - 1 - self._screen_rows(cells[:row], width)
+        return "\r" + (f"\x1b[{up}A" if up > 0 else "") + ERASE_BELOW
+
+    def _first_changed(self, rows: Sequence[str], new_rows: Sequence[str], width: int) -> int:
         """Index of the first live row to rewrite (0 after a resize)."""
-        if width != self._width or not self._rows:
+        if width != self._width or not rows:
             return 0
-        first = self._common_prefix(new_rows)
+        first = _common_prefix(rows, new_rows)
         # The cursor rests at the end of the last row: to append rows or drop some, start
         # over from a row that exists in both frames (the last common one), or from the top.
-        limit = min(len(self._rows), len(new_rows)) - 1
+        limit = min(len(rows), len(new_rows)) - 1
         return max(0, min(first, limit))
 
-    def _screen_rows(self, width: int, upto: int | None = None) -> int:
-        """Screen rows taken by the first ``upto`` drawn rows, reflowed to ``width``."""
-        cells = self._row_cells[:upto] if upto is not None else self._row_cells
-        if width >= self._width:
+    def _screen_rows(self, cells: list[int], width: int) -> int:
+        """Screen rows taken by drawn rows of ``cells`` cells, after the window became
+        ``width`` wide: a terminal that reflows rewraps a row that no longer fits."""
+        if width >= self._width or not self.reflow:
             return len(cells)
         return sum(max(1, -(-count // width)) for count in cells)
 

@@ -9,10 +9,23 @@ settings, and holds the styles every renderer shares so the look is defined in o
   is still a terminal).
 * TERM=dumb: plain output — no colour, no styles, no cursor movement, so no live region and
   no spinners; rich's own dumb-terminal detection agrees with this.
+
+``settings_for`` reads what the renderers need to know about the terminal from the
+configuration's copy of the environment, admitting only what is known to be there:
+
+* hyperlinks (OSC 8): a link's URL is written as text unless the terminal is one known to
+  show OSC 8 links — tmux 3.3 and screen drop them, Terminal.app ignores them, and there the
+  URL simply vanished ("See the packaging guide for more."). Never under NO_COLOR/TERM=dumb.
+  ``FORCE_HYPERLINK=1`` / ``0`` (the convention of supports-hyperlinks) overrides.
+* reflow: whether the terminal rewraps its rows when the window narrows, which decides how
+  many rows the live region takes afterwards (``LiveTerminal``). Known reflowing terminals
+  only; elsewhere (xterm, the Linux console, screen) a row that no longer fits is cut.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from rich.console import Console
@@ -66,3 +79,69 @@ def console_for(config: Config, file: TextIO | None = None) -> Console:
 def is_plain(console: Console) -> bool:
     """True when nothing may move the cursor: not a terminal, or TERM=dumb."""
     return not console.is_interactive
+
+
+@dataclass(frozen=True)
+class RenderSettings:
+    """What the renderers need to know besides the Console: see the module docstring."""
+
+    hyperlinks: bool = False
+    reflow: bool = False
+    tools: str = "compact"  # compact | boxed
+
+
+def settings_for(config: Config) -> RenderSettings:
+    env = config.environ
+    plain = config.no_color or config.dumb_term
+    return RenderSettings(hyperlinks=not plain and hyperlinks_supported(env),
+                          reflow=reflows(env), tools=config.ui.tools)
+
+
+def _version(text: str | None) -> tuple[int, ...]:
+    parts: list[int] = []
+    for part in (text or "").split("."):
+        digits = "".join(ch for ch in part if ch.isdigit())
+        if not digits:
+            break
+        parts.append(int(digits))
+    return tuple(parts)
+
+
+def hyperlinks_supported(env: Mapping[str, str]) -> bool:
+    """Whether the terminal is one known to show OSC 8 hyperlinks."""
+    force = env.get("FORCE_HYPERLINK", "")
+    if force:
+        return force != "0"
+    term = env.get("TERM", "")
+    if env.get("TMUX") or env.get("STY") or term.startswith(("screen", "tmux")):
+        return False  # a multiplexer in between: what reaches the outer terminal is unknown
+    program = env.get("TERM_PROGRAM", "")
+    version = _version(env.get("TERM_PROGRAM_VERSION"))
+    if program == "iTerm.app":
+        return version >= (3, 1)
+    if program == "vscode":
+        return version >= (1, 72)
+    if program in ("WezTerm", "ghostty"):
+        return True
+    if env.get("WT_SESSION"):  # Windows Terminal
+        return True
+    if _version(env.get("VTE_VERSION")) >= (5000,):  # GNOME Terminal, Tilix, … (VTE 0.50+)
+        return True
+    return term in ("xterm-kitty", "xterm-ghostty") or term.startswith("foot")
+
+
+def reflows(env: Mapping[str, str]) -> bool:
+    """Whether the terminal is one known to rewrap its rows when the window width changes."""
+    term = env.get("TERM", "")
+    if env.get("TMUX") or term.startswith("tmux"):
+        return True  # tmux rewraps its own grid, whatever the outer terminal does
+    if env.get("STY") or term.startswith("screen"):
+        return False
+    program = env.get("TERM_PROGRAM", "")
+    if program in ("iTerm.app", "Apple_Terminal", "WezTerm", "vscode", "ghostty"):
+        return True
+    if env.get("VTE_VERSION") or env.get("WT_SESSION") or env.get("KONSOLE_VERSION"):
+        return True
+    if env.get("KITTY_WINDOW_ID") or env.get("ALACRITTY_WINDOW_ID"):
+        return True
+    return term in ("xterm-kitty", "xterm-ghostty", "alacritty") or term.startswith("foot")

@@ -273,7 +273,7 @@ def test_a_failing_tool_shows_a_cross_and_its_last_line(spawn: Spawn, server: Fa
     term = spawn(env=ai_env, cwd=str(tmp_path))
     term.run("? show me the file")
     screen = term.text()
-    assert "✗ exit 1" in screen and "✓" not in screen
+    assert "✗ $ cat missing-file.txt · exit 1" in screen and "✓" not in screen
     assert "No such file or directory" in screen
     assert screen.index("$ cat missing-file.txt") < screen.index("No such file")
 
@@ -332,11 +332,40 @@ def test_parallel_calls_are_each_labelled(spawn: Spawn, server: FakeServer,
     term.run("? run three things")
     rows = term.text().splitlines()
     for i in range(3):
-        label = next(n for n, row in enumerate(rows) if f"$ echo part{i}" in row)
-        assert "✓ exit 0" in rows[label - 1]  # the panel's title, right above its command
-        assert f"part{i}" in rows[label + 1]  # and its output right below
-    panel_rows = [row for row in rows if row.startswith(("╭", "│", "╰"))]
-    assert len(panel_rows) == 12  # three compact panels of four rows
+        header = next(n for n, row in enumerate(rows) if f"$ echo part{i} · " in row)
+        assert rows[header].startswith("✓ $ echo part") and "exit 0" in rows[header]
+        assert rows[header + 1] == f"  part{i}"  # its output right below its command
+    assert not any(row.startswith(("╭", "│", "╰")) for row in rows)  # compact: no boxes
+
+
+def test_compact_tools_parallel_results_clean_code_and_links(spawn: Spawn, server: FakeServer,
+                                                             ai_env: dict[str, str],
+                                                             tmp_path: Path) -> None:
+    # Issue 18 in one session: a fast call's result is on screen while a slow one runs; the
+    # answer's code block is on rows of its own with nothing around the code; a link keeps
+    # its URL (no OSC 8 here: NO_COLOR, and xterm is not known to show them).
+    calls = [["execute_command", json.dumps({"command": "sleep 3; echo slow"})],
+             ["execute_command", json.dumps({"command": "echo fast"})]]
+    answer = ("Both ran. To list it:\n\n```bash\nls -la /tmp/x\n```\n\n"
+              "See the [packaging guide](https://packaging.python.org/en/latest/) for more.")
+    server.script({"tools": calls}, {"text": answer, "chunks": 9})
+    term = spawn(env=ai_env, cwd=str(tmp_path))
+    term.wait_prompt()
+    term.send("? run both\r")
+    term.wait_text("✓ $ echo fast")
+    screen = term.text()
+    assert "running $ sleep 3; echo slow" in screen and "✓ $ sleep" not in screen
+    term.wait_text("packaging.python.org", timeout=30)
+    term.wait_prompt()
+    rows = term.text().splitlines()
+    fast = next(i for i, row in enumerate(rows) if row.startswith("✓ $ echo fast"))
+    slow = next(i for i, row in enumerate(rows) if row.startswith("✓ $ sleep 3"))
+    assert fast < slow  # drawn in the order they finished
+    label = rows.index("── bash")
+    assert rows[label + 1:label + 3] == ["ls -la /tmp/x", "──"]  # the code, exactly
+    link = "See the packaging guide (https://packaging.python.org/en/latest/) for more."
+    assert link in rows
+    assert b"\x1b]8;" not in term.raw
 
 
 def test_the_status_of_a_question_is_what_dollar_question_mark_says(spawn: Spawn,

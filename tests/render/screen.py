@@ -7,7 +7,8 @@ import io
 import pyte
 from pyte.screens import Char
 from rich.console import Console
-from rich.markdown import Markdown
+
+from swebash.render.markdown import MarkdownMaker
 
 # A 2.4 KB answer with everything that used to get lost: a title, a table, a block quote, a
 # nested list, a fence with blank lines, an apostrophe, and long paragraphs that wrap.
@@ -118,31 +119,151 @@ def render_once(text: str, width: int, height: int = 24, before: str = "") -> st
     console = terminal_console(width, height)
     if before:
         console.file.write(before)
-    console.print(Markdown(text))
+    console.print(MarkdownMaker().make(text), crop=False)
     value: str = console.file.getvalue()  # type: ignore[attr-defined]
     return value
 
 
-def replay_reflowing(output: str, columns: int, resize_at: int, new_columns: int,
-                     lines: int = 24) -> list[str]:
-    """Like ``replay``, but the window narrows at offset ``resize_at`` on a terminal that
-    reflows (tmux, VTE, kitty, iTerm2): each row longer than the new width is rewrapped and
-    the cursor stays at the end of the text it followed."""
-    data = output.replace("\n", "\r\n")
-    old = pyte.HistoryScreen(columns, lines, history=100_000, ratio=0.001)
-    pyte.Stream(old).feed(data[:resize_at])
-    before = [_row(line, columns) for line in old.history.top]
-    before += [row.rstrip() for row in old.display[: old.cursor.y + 1]]  # up to the cursor
-    rewrapped: list[str] = []
-    for row in before:
-        rewrapped.extend([row[i:i + new_columns] for i in range(0, len(row), new_columns)]
-                         or [""])
-    screen = pyte.HistoryScreen(new_columns, lines, history=100_000, ratio=0.001)
+# --------------------------------------------------------------------------- a reflowing terminal
+
+# Marks a row the terminal wrapped on its own (autowrap): it continues on the next row, and a
+# reflowing terminal joins the two when the width changes. Kept under a key no column uses, so
+# it moves with the row when the screen scrolls and an erase of the row clears it.
+_WRAPPED = Char("\x00wrapped")
+
+
+class ReflowScreen(pyte.HistoryScreen):
+    """A terminal that rewraps its lines when the width changes, the way tmux 3.3 does.
+
+    Measured in tmux (see the design note in swebash/render/terminal.py): rows it wrapped itself
+    are joined and rewrapped at the new width, rows ended by CR LF stay separate lines; the
+    cursor keeps its screen row, so when the lines above it grow on narrowing, the top ones go
+    into the scrollback (out of reach of cursor-up), and on widening lines come back from it.
+    And tmux's ``scroll-on-clear`` (on by default): erasing to the end of the screen from its
+    top-left corner moves what was on screen into the scrollback instead of erasing it.
+    """
+
+    def erase_in_display(self, how: int = 0, *args: object, **kwargs: object) -> None:
+        if how == 0 and self.cursor.x == 0 and self.cursor.y == 0:
+            used = [y for y in range(self.lines)
+                    if any(self.buffer[y][x].data != " " for x in range(self.columns))]
+            for y in range(used[-1] + 1 if used else 0):
+                self.history.top.append(self.buffer[y])
+                self.buffer[y] = pyte.screens.StaticDefaultDict(self.default_char)
+        super().erase_in_display(how, *args, **kwargs)
+
+    def draw(self, data: str) -> None:
+        for char in data:  # one at a time, to see which row wraps
+            if (self.cursor.x == self.columns and pyte.modes.DECAWM in self.mode
+                    and pyte.screens.wcwidth(char) > 0):
+                self.buffer[self.cursor.y][-1] = _WRAPPED
+            super().draw(char)
+
+    def erase_in_line(self, how: int = 0, private: bool = False) -> None:
+        super().erase_in_line(how, private)
+        if how == 2 or (how == 0 and self.cursor.x == 0):
+            self.buffer[self.cursor.y].pop(-1, None)
+
+    def resize(self, lines: int | None = None, columns: int | None = None) -> None:
+        lines = lines or self.lines
+        columns = columns or self.columns
+        if columns == self.columns:
+            super().resize(lines, columns)
+            return
+        assert lines == self.lines, "only the width changes in these tests"
+        old = self.columns
+        rows = list(self.history.top) + [self.buffer[y] for y in range(self.lines)]
+        cursor_row = len(self.history.top) + self.cursor.y
+        logical: list[list[Char]] = []
+        current: list[Char] = []
+        cursor_at = (0, 0)
+        for index, row in enumerate(rows):
+            wrapped = row.get(-1) is _WRAPPED
+            cells = [row[x] for x in range(old)]
+            if not wrapped:
+                while cells and cells[-1].data == " ":
+                    cells.pop()
+            if index == cursor_row:
+                cursor_at = (len(logical), len(current) + self.cursor.x)
+            current.extend(cells)
+            if not wrapped:
+                logical.append(current)
+                current = []
+        if current:
+            logical.append(current)
+        new_rows: list[dict[int, Char]] = []
+        cursor_y = cursor_x = 0
+        for number, cells in enumerate(logical):
+            count = max(1, -(-len(cells) // columns))
+            if number == cursor_at[0]:
+                offset = cursor_at[1]
+                row_in, cursor_x = divmod(offset, columns)
+                if offset and not cursor_x and offset >= len(cells):
+                    row_in, cursor_x = row_in - 1, columns  # at the end: pending wrap
+                count = max(count, row_in + 1)
+                cursor_y = len(new_rows) + row_in
+            for part in range(count):
+                line = pyte.screens.StaticDefaultDict(self.default_char)
+                for x, char in enumerate(cells[part * columns:(part + 1) * columns]):
+                    line[x] = char
+                if part < count - 1 and (part + 1) * columns < len(cells):
+                    line[-1] = _WRAPPED
+                new_rows.append(line)
+        history = max(0, cursor_y - self.cursor.y)
+        self.history.top.clear()
+        self.history.top.extend(new_rows[:history])
+        self.buffer.clear()
+        for y, line in enumerate(new_rows[history:history + lines]):
+            self.buffer[y] = line
+        self.columns = columns
+        self.cursor.y, self.cursor.x = cursor_y - history, cursor_x
+        self.set_margins()
+        self.dirty.update(range(lines))
+
+
+def replay_on(screen: pyte.HistoryScreen, output: str,
+              resizes: dict[int, int] | None = None) -> list[str]:
+    """Feed ``output`` (as a tty with ONLCR passes it) to ``screen``, changing its width at the
+    given offsets; scrollback + screen as rows, trailing blank rows dropped."""
     stream = pyte.Stream(screen)
-    stream.feed("\r\n".join(rewrapped))
-    stream.feed(data[resize_at:])
+    data = output.replace("\n", "\r\n")
+    position = 0
+    for offset, width in sorted((resizes or {}).items()):
+        shifted = offset + output.count("\n", 0, offset)  # the same place after ONLCR
+        stream.feed(data[position:shifted])
+        screen.resize(screen.lines, width)
+        position = shifted
+    stream.feed(data[position:])
     rows = [_row(line, screen.columns) for line in screen.history.top]
     rows += [row.rstrip() for row in screen.display]
     while rows and not rows[-1]:
         rows.pop()
     return rows
+
+
+def all_rows(screen: pyte.HistoryScreen) -> list[dict[int, Char]]:
+    """Scrollback and screen rows of ``screen``, top to bottom."""
+    return list(screen.history.top) + [screen.buffer[y] for y in range(screen.lines)]
+
+
+def copied(screen: pyte.HistoryScreen, first: int, last: int) -> str:
+    """The text a person gets selecting rows ``first``..``last`` (indices into ``all_rows``)
+    and copying it: like terminals do, a row the terminal wrapped itself runs on into the next
+    without a line break, trailing blanks of other rows are dropped."""
+    rows = all_rows(screen)
+    out: list[str] = []
+    for row in rows[first:last + 1]:
+        text = "".join(row[x].data for x in range(screen.columns))
+        out.append(text if row.get(-1) is _WRAPPED else text.rstrip() + "\n")
+    return "".join(out).removesuffix("\n")
+
+
+def replay_screen(output: str, columns: int, lines: int = 24) -> ReflowScreen:
+    """``output`` fed (as a tty with ONLCR passes it) to a fresh tmux-like screen."""
+    screen = ReflowScreen(columns, lines, history=100_000, ratio=0.001)
+    pyte.Stream(screen).feed(output.replace("\n", "\r\n"))
+    return screen
+
+
+def row_texts(screen: pyte.HistoryScreen) -> list[str]:
+    return [_row(row, screen.columns) for row in all_rows(screen)]

@@ -36,9 +36,11 @@ def test_text_before_a_tool_is_printed_before_its_panel() -> None:
                   Delta("Found `a`.\n"), Usage(1, 2), Done("Found `a`.")]:
         renderer.handle(event)
     text = console.file.getvalue()  # type: ignore[attr-defined]
-    order = [text.index(s) for s in ("Checking the dir first.", "exit 0", "$ ls", "Found a.")]
+    order = [text.index(s) for s in ("Checking the dir first.", "$ ls", "exit 0", "Found a.")]
     assert order == sorted(order)
     assert not renderer.spinner.active
+    # The answer goes on below the tool's rows, set apart by a blank row.
+    assert "\n  a\n\nFound a." in text
 
 
 def test_error_flushes_text_and_stops_spinner_on_a_terminal() -> None:
@@ -119,3 +121,46 @@ def test_no_spinner_is_drawn_after_a_question_waiting_for_its_key() -> None:
         events.ask_confirm = real
         renderer.end_turn()
     assert seen == [False]
+
+
+def test_three_tool_answer_takes_at_most_16_rows_at_100_columns() -> None:
+    # Issue 18: boxed panels took 30 rows for this answer; the target is half.
+    from tests.render.scenarios import INTRO, three_tool_turn
+    from tests.render.screen import replay
+
+    console = Console(file=io.StringIO(), width=100, height=40, force_terminal=True,
+                      color_system="256")
+    from swebash.render.terminal import LiveTerminal
+
+    renderer = TerminalRenderer(console, terminal=LiveTerminal(console, tick_seconds=3600))
+    for event in three_tool_turn():
+        renderer.handle(event)
+    renderer.end_turn()
+    rows = replay(console.file.getvalue(), 100, 40)  # type: ignore[attr-defined]
+    first = rows.index(INTRO.strip())
+    answer = rows[first:]
+    assert len(answer) <= 16
+    assert answer[1] == "✓ $ git status --short · exit 0 · 35 ms"
+    assert "✓ read src/app.py · 120 lines · 1 ms" in answer
+    assert "  src/app.py:2: line 2 # TODO maybe  … +118 matches" in answer
+    assert answer[-1] == "Start with the first TODO at line 1."
+
+
+def test_thinking_comes_back_only_when_every_parallel_call_ended() -> None:
+    console = Console(file=io.StringIO(), width=80, height=20, force_terminal=True,
+                      color_system=None)
+    from swebash.render.terminal import LiveTerminal
+
+    renderer = TerminalRenderer(console, terminal=LiveTerminal(console, tick_seconds=3600))
+    renderer.begin_turn()
+    for number in range(2):
+        renderer.handle(ToolCallStart("execute_command", {}, f"$ sleep {number}", f"c{number}"))
+    for number in range(2):
+        renderer.handle(ToolExecuting("execute_command", f"c{number}"))
+    renderer.handle(ToolCallEnd("execute_command", json.dumps({"exit_code": 0}), True, 1,
+                                "c0"))
+    assert renderer.spinner.line().endswith("running $ sleep 1")
+    renderer.handle(ToolCallEnd("execute_command", json.dumps({"exit_code": 0}), True, 1,
+                                "c1"))
+    assert renderer.spinner.line().endswith("thinking…")
+    renderer.end_turn()

@@ -79,3 +79,16 @@ def test_notices_go_to_stderr_never_into_the_answer() -> None:
                     Delta(" done."), Done("Half done.")])
     assert "sandbox" not in out and "Half" in out
     assert "[note] sandbox unavailable (no \\x1b[31mbackend)\n" in err
+
+
+def test_parallel_results_name_their_call_while_several_are_outstanding() -> None:
+    ok = json.dumps({"exit_code": 0, "stdout": "x\n"})
+    _, err = run([
+        ToolCallStart("execute_command", {}, "$ sleep 2", "c0"),
+        ToolCallStart("execute_command", {}, "$ echo fast", "c1"),
+        ToolCallEnd("execute_command", ok, True, 3, "c1"),  # finished first
+        ToolCallEnd("execute_command", ok, True, 2000, "c0"),
+    ])
+    assert err.splitlines() == ["[tool] $ sleep 2", "[tool] $ echo fast",
+                                "[tool] $ echo fast → exit 0 · 1 line · 3 ms",
+                                "[tool] exit 0 · 1 line · 2.0 s"]

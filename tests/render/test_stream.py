@@ -9,9 +9,9 @@ import re
 import pyte
 import pytest
 from rich.console import Console
-from rich.markdown import Markdown
 
-from swebash.render.blocks import cut_finished
+from swebash.render.blocks import Cut, cut_finished
+from swebash.render.markdown import MarkdownMaker
 from swebash.render.stream import MarkdownStream, OpenBlockView
 
 TRICKY = {
@@ -32,9 +32,11 @@ TRICKY = {
 
 
 def render_once(text: str, width: int = 80) -> str:
+    """One render of the whole text, as rows without trailing spaces (none are written)."""
     console = Console(file=io.StringIO(), width=width, force_terminal=False)
-    console.print(Markdown(text))
-    return console.file.getvalue()  # type: ignore[attr-defined]
+    console.print(MarkdownMaker().make(text), crop=False)
+    output: str = console.file.getvalue()  # type: ignore[attr-defined]
+    return "".join(line.rstrip(" ") + "\n" for line in output.splitlines())
 
 
 def render_streamed(pieces: list[str], width: int = 80) -> str:
@@ -88,15 +90,19 @@ def test_fence_split_mid_marker() -> None:
 def test_finished_blocks_are_printed_before_finish() -> None:
     console = Console(file=io.StringIO(), width=80, force_terminal=False)
     stream = MarkdownStream(console)
-    stream.feed("first paragraph\n\nsecond ")
+    stream.feed("first paragraph\n")
     assert console.file.getvalue() == ""  # type: ignore[attr-defined]
-    stream.feed("paragraph\n\n- item")
+    stream.feed("\nsecond ")  # a blank line: nothing can change the first paragraph now
+    assert console.file.getvalue() == "first paragraph\n"  # type: ignore[attr-defined]
+    stream.feed("paragraph\n")
     printed = console.file.getvalue()  # type: ignore[attr-defined]
-    # The second paragraph stays open until a complete line of the next block arrives.
+    # The second paragraph stays open until a blank line or the next block ends it.
     assert "first paragraph" in printed and "second" not in printed
-    stream.feed("\n")
+    stream.feed("\n- item")
     printed = console.file.getvalue()  # type: ignore[attr-defined]
     assert "second paragraph" in printed and "item" not in printed
+    stream.feed("\n\n")  # a list may go on after a blank line: still open
+    assert "item" not in console.file.getvalue()  # type: ignore[attr-defined]
     stream.finish()
     assert "item" in console.file.getvalue()  # type: ignore[attr-defined]
 
@@ -112,7 +118,13 @@ def test_paragraph_is_kept_open_until_the_next_block_starts() -> None:
     assert cut_finished("Title\n").finished == ""  # may still become a setext heading
     assert cut_finished("| a |\n").finished == ""  # may still become a table
     assert cut_finished("one\n\ntwo\n").finished == "one\n\n"
-    assert cut_finished("one\n\ntw").finished == ""  # a partial line is never cut on
+    assert cut_finished("one\ntw").finished == ""  # a partial line is never cut on
+    # Over whatever comes next: a paragraph after a blank line, an ATX heading at once.
+    assert cut_finished("one\n\ntw") == Cut("one\n\n", "tw")
+    assert cut_finished("# Title\nmo") == Cut("# Title\n", "mo")
+    assert cut_finished("Title\n---\n").finished == ""  # a setext heading: wait
+    assert cut_finished("- a\n\n").finished == ""  # a list may go on after a blank line
+    assert cut_finished("> a\n\n").finished == ""
 
 
 def test_stream_is_reusable_after_finish() -> None:
@@ -155,14 +167,17 @@ def test_live_terminal_leaves_exactly_the_one_shot_rendering_on_screen() -> None
     assert stream.refreshes > 20
     stream.finish()
     once = terminal_console()
-    once.print(Markdown(text))
-    assert screen_of(console.file.getvalue()) == screen_of(once.file.getvalue())  # type: ignore[attr-defined]
+    once.print(MarkdownMaker().make(text), crop=False)
+    padded: str = once.file.getvalue()  # type: ignore[attr-defined]
+    # rich pads rows to the width; with a wide emoji pyte counts one cell more and wraps.
+    expected = screen_of("\n".join(line.rstrip(" ") for line in padded.split("\n")))
+    assert screen_of(console.file.getvalue()) == expected  # type: ignore[attr-defined]
 
 
 def test_tall_open_block_shows_only_its_tail_live_and_prints_whole() -> None:
     code = "```\n" + "".join(f"line {i:03}\n" for i in range(60))
     console = terminal_console(height=10)
-    view = OpenBlockView(console, lambda text: Markdown(text))
+    view = OpenBlockView(console, MarkdownMaker())
     view.text = code
     shown = view.rows(80, 9)
     assert len(shown) <= 9
