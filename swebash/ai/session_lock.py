@@ -63,6 +63,7 @@ class LiveMark:
         in the meantime), ``OSError`` when the lock file cannot be made."""
         self.session = session
         self.path = lock_path(session)
+        self.fd: int | None = None
         for _ in range(TRIES):
             fd = _open(self.path)
             try:
@@ -70,7 +71,7 @@ class LiveMark:
                 if _same_file(fd, self.path):
                     if must_exist and not session.exists():
                         raise Gone(str(session))
-                    self.fd: int | None = fd
+                    self.fd = fd
                     return
             except BaseException:
                 os.close(fd)
@@ -91,6 +92,10 @@ class LiveMark:
             pass  # another shell holds it too (a conversation resumed twice): it stays
         finally:
             os.close(fd)
+
+    def __del__(self) -> None:  # a conversation dropped without release writes no more
+        with contextlib.suppress(Exception):
+            self.release()
 
 
 def remove_unless_live(session: Path) -> bool:
