@@ -250,7 +250,7 @@ def test_a_hand_written_stdlib_server(version: str) -> None:
 def test_text_from_a_server_is_made_printable_for_people() -> None:
     from swebash.tools.mcp import first_line
 
-    assert first_line("evil\x1b]0;owned\x07 tool\u202e") == "evil?]0;owned? tool?"
+    assert first_line("evil\x1b]0;owned\x07 tool\u202e") == "evil\\x1b]0;owned\\x07 tool\\u202e"
 
 
 def test_closing_during_a_slow_start_stops_the_process_at_once(tmp_path: Path) -> None:
