@@ -136,7 +136,8 @@ def test_one_failing_and_one_hanging_server_leave_the_others_working(tmp_path: P
 
     asyncio.run(main())
     assert len(reported) == 2 and all("unavailable" in line for line in reported)
-    assert not alive(pid_from(hang_pid))
+    # under load the server may be stopped (at its 1 s deadline) before it wrote its pid
+    assert not hang_pid.exists() or not alive(pid_from(hang_pid))
     lines = "\n".join(manager.describe())
     assert "good  stopped" in lines and "slow  failed: did not start within 1 s" in lines
 
