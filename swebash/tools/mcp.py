@@ -191,6 +191,7 @@ class McpManager:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tools: dict[str, list[McpTool]] = {}
         self._reviving: dict[str, asyncio.Lock] = {}  # one restart at a time per server
+        self._stopping: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -284,7 +285,10 @@ class McpManager:
             running = None
         if running is loop:  # cannot block our own loop: ask the tasks to unwind
             for server in self.servers.values():
-                loop.create_task(server.stop())
+                # the loop keeps only weak references to tasks: hold these until done
+                task = loop.create_task(server.stop())
+                self._stopping.add(task)
+                task.add_done_callback(self._stopping.discard)
             return
         future = asyncio.run_coroutine_threadsafe(self.aclose(), loop)
         try:
