@@ -21,7 +21,9 @@ finaliser), whose ``finally`` awaits the connection's close. Waiting only for th
 existed when ``close`` began left those pending when the loop stopped — "Task was destroyed
 but it is pending!" at exit, and a connection never closed. So ``close`` waits until no task
 is left (all within the same bound), closes the generators still suspended
-(``shutdown_asyncgens``, as ``asyncio.run`` does), and waits once more.
+(``shutdown_asyncgens``, as ``asyncio.run`` does), and waits once more. A task already
+cancelled (Ctrl-C just before the exit) is not cancelled again: a second cancel would cut its
+cleanup short (the conversation's note, the stream's close).
 """
 
 from __future__ import annotations
@@ -88,8 +90,8 @@ class AiLoop:
         async def shutdown() -> None:
             me = asyncio.current_task()
             for task in asyncio.all_tasks():
-                if task is not me:
-                    task.cancel()
+                if task is not me and not task.cancelling():  # a second cancel would cut
+                    task.cancel()  # the cleanup of one already cancelled (Ctrl-C, then exit)
             await settle(me, loop.time() + timeout / 2)
             for closer in closers:
                 with contextlib.suppress(Exception, asyncio.CancelledError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import threading
 import time
 
 import pytest
@@ -60,3 +61,25 @@ def test_close_closes_generators_left_suspended() -> None:
     ai.run(start())
     ai.close()
     assert closed == ["closed"]
+
+
+def test_close_lets_a_turn_already_cancelled_finish_its_cleanup() -> None:
+    """Ctrl-C cancels the turn (its conversation note, the stream's close still to come);
+    the exit right after must not cancel that cleanup a second time."""
+    cleaned: list[str] = []
+    ai = AiLoop()
+    started = threading.Event()
+
+    async def turn() -> None:
+        try:
+            started.set()
+            await asyncio.sleep(3600)
+        finally:
+            await asyncio.sleep(0.1)  # e.g. closing the HTTP response
+            cleaned.append("cleaned")
+
+    future = ai.submit(turn())
+    started.wait(5)
+    future.cancel()  # what AiLoop.run does on KeyboardInterrupt
+    ai.close()
+    assert cleaned == ["cleaned"]
