@@ -173,16 +173,18 @@ class RecordedConversation(Conversation):
 
     def resume(self, info: SessionInfo) -> str | None:
         """Make ``info``'s conversation the current one; None, or why it cannot be."""
+        mark: LiveMark | None = None
         try:
             mark = LiveMark(info.path, must_exist=True)
         except Gone:
             return "it was deleted meanwhile"
-        except OSError as exc:
-            return exc.strerror or str(exc)
+        except OSError:
+            pass  # a directory we may not write to: readable all the same, and unprunable
         try:
             loaded = self.store.load(info.path)
         except (BadSessionFile, OSError) as exc:
-            mark.release()
+            if mark is not None:
+                mark.release()
             return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         self.release()
         self._mark = mark
