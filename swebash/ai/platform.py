@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from swebash.ai.sessions import RecordedConversation, SessionInfo, SessionStore
 from swebash.config import Config
-from swebash.tools.mcp import McpManager, Report, printable
+from swebash.safety.display import one_line
+from swebash.tools.mcp import McpManager, Report
 
 
 def report_to_stderr(line: str) -> None:
@@ -48,18 +49,22 @@ class AiPlatform:
         return self.load(found[index - 1])
 
     def load(self, info: SessionInfo) -> str:
-        if not self.conversation.resume(info):
-            return f"cannot read {info.path}"
-        return (f"resumed the conversation of {format_date(info.started)} in {info.cwd} "
-                f"({counted(info.turns, 'turn')}): {first_line(info.first_question)}")
+        problem = self.conversation.resume(info)
+        if problem is not None:
+            return one_line(f"cannot resume {info.path}: {problem}")
+        return (f"resumed the conversation of {format_date(info.started)} in "
+                f"{one_line(info.cwd)} ({counted(info.turns, 'turn')}): "
+                f"{first_line(info.first_question)}")
 
     def continue_last(self, cwd: str) -> str | None:
         """``--continue``: the newest conversation begun in ``cwd``; a message when none."""
         info = self.sessions.latest_for(cwd)
         if info is None:
-            return f"no earlier conversation in {cwd} to continue; starting a new one"
-        if not self.conversation.resume(info):
-            return f"cannot read {info.path}; starting a new conversation"
+            return f"no earlier conversation in {one_line(cwd)} to continue; starting a new one"
+        problem = self.conversation.resume(info)
+        if problem is not None:
+            return one_line(f"cannot resume {info.path}: {problem}; starting a new "
+                            "conversation")
         return None
 
     def list_sessions(self) -> list[str]:
@@ -75,12 +80,13 @@ class AiPlatform:
             mark = "*" if info.path == current else " "
             turns = "turn " if info.turns == 1 else "turns"  # the columns stay aligned
             lines.append(f"{mark}{n:>3}  {format_date(info.started)}  {info.turns:>3} {turns}  "
-                         f"{info.cwd}  {first_line(info.first_question, 60)}")
+                         f"{one_line(info.cwd)}  {first_line(info.first_question, 60)}")
         return lines
 
     def close(self) -> None:
-        """Stop every MCP server process (safe to call more than once, from any thread but
-        the AI loop's)."""
+        """Let go of the conversation file (later runs may prune it) and stop every MCP
+        server process (safe to call more than once, from any thread but the AI loop's)."""
+        self.conversation.release()
         if self.mcp is not None:
             self.mcp.close()
 
@@ -88,7 +94,8 @@ class AiPlatform:
 def build_platform(config: Config, cwd: Callable[[], str],
                    report: Report | None = report_to_stderr) -> AiPlatform:
     paths = config.paths
-    store = SessionStore(paths.sessions_dir, config.sessions, persistent=paths.persistent)
+    store = SessionStore(paths.sessions_dir, config.sessions, persistent=paths.persistent,
+                         report=report)
     conversation = RecordedConversation(store, cwd)
     mcp = None
     if config.mcp_servers:
@@ -98,9 +105,14 @@ def build_platform(config: Config, cwd: Callable[[], str],
 
 
 def format_date(stamp: float) -> str:
+    """A stored time as a person reads it ("?" for one no calendar shows; files are checked
+    on reading, this only keeps a listing alive if something slips through)."""
     import time
 
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
+    except (ValueError, OverflowError, OSError):
+        return "????-??-?? ??:??"
 
 
 def counted(count: int, word: str) -> str:
@@ -109,5 +121,5 @@ def counted(count: int, word: str) -> str:
 
 
 def first_line(text: str, limit: int = 80) -> str:
-    line = printable(" ".join(text.split()))
+    line = one_line(" ".join(text.split()))
     return line if len(line) <= limit else line[:limit - 1] + "…"

@@ -14,6 +14,16 @@ Shutdown (``exit``, Ctrl-D, SIGHUP/SIGTERM/SIGQUIT) must leave no process behind
 cancels every task still on the loop and waits (bounded) for them to unwind — that is where
 tool process groups are killed — then runs the registered async closers (MCP servers and
 other children started on this loop), and only then stops the loop.
+
+Unwinding starts new tasks: a turn cancelled mid-answer drops the SDK's stream generators,
+and Python closes each one in a task of its own (``aclose`` from the loop's async-generator
+finaliser), whose ``finally`` awaits the connection's close. Waiting only for the tasks that
+existed when ``close`` began left those pending when the loop stopped — "Task was destroyed
+but it is pending!" at exit, and a connection never closed. So ``close`` waits until no task
+is left (all within the same bound), closes the generators still suspended
+(``shutdown_asyncgens``, as ``asyncio.run`` does), and waits once more. A task already
+cancelled (Ctrl-C just before the exit) is not cancelled again: a second cancel would cut its
+cleanup short (the conversation's note, the stream's close).
 """
 
 from __future__ import annotations
@@ -79,17 +89,36 @@ class AiLoop:
 
         async def shutdown() -> None:
             me = asyncio.current_task()
-            tasks = [t for t in asyncio.all_tasks() if t is not me]
-            for task in tasks:
-                task.cancel()
-            if tasks:
-                await asyncio.wait(tasks, timeout=timeout / 2)
+            for task in asyncio.all_tasks():
+                if task is not me and not task.cancelling():  # a second cancel would cut
+                    task.cancel()  # the cleanup of one already cancelled (Ctrl-C, then exit)
+            await settle(me, loop.time() + timeout / 2)
             for closer in closers:
                 with contextlib.suppress(Exception, asyncio.CancelledError):
                     await asyncio.wait_for(closer(), timeout / 2)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(loop.shutdown_asyncgens(), timeout / 4)
+            await settle(me, loop.time() + timeout / 4)
 
         try:
             asyncio.run_coroutine_threadsafe(shutdown(), loop).result(timeout + 0.5)
         except BaseException:  # a timeout or a second signal: stop anyway
             pass
         loop.call_soon_threadsafe(loop.stop)
+
+
+async def settle(me: asyncio.Task[Any] | None, until: float) -> None:
+    """Wait until every other task is done, also those started meanwhile (the cleanup the
+    cancelled ones start), but not past ``until``; what is left then is cancelled."""
+    loop = asyncio.get_running_loop()
+    while True:
+        tasks = [t for t in asyncio.all_tasks() if t is not me and not t.done()]
+        left = until - loop.time()
+        if not tasks:
+            return
+        if left <= 0:
+            for task in tasks:
+                task.cancel()
+            await asyncio.sleep(0)  # one step each to take the cancellation
+            return
+        await asyncio.wait(tasks, timeout=left)

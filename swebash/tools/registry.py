@@ -49,11 +49,16 @@ class ToolRegistry:
         return [t.name for t in self.enabled()]
 
     def get(self, name: str) -> ToolExecutor | None:
+        """The tool the model calls ``name``: a built-in whose category is on, or any tool of
+        a source — offered (``mcp_load_tools`` exists only as offered) or callable by name."""
         tool = self._tools.get(name)
         if tool is not None:
             return tool if tool.category in self.enabled_categories() else None
-        return next((t for source in self._sources for t in source.tools() if t.name == name),
-                    None)
+        for source in self._sources:
+            for tool in (*source.offered(), *source.tools()):
+                if tool.name == name:
+                    return tool
+        return None
 
 
 def default_registry(config: ToolConfig) -> ToolRegistry:

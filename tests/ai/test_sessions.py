@@ -63,7 +63,7 @@ def test_compaction_marker_gives_the_same_history_on_resume(tmp_path: Path) -> N
     again = RecordedConversation(st, lambda: "/elsewhere")
     info = st.sessions()[0]
     assert info.turns == 6  # 4 summarised (one kept, written again) + 1 kept + 1 new
-    assert again.resume(info)
+    assert again.resume(info) is None
     assert again.messages() == conv.messages()
     again.add_exchange(exchange(6))  # a resumed conversation goes on in the same file
     assert again.path == conv.path and len(st.sessions()) == 1
@@ -139,4 +139,4 @@ def test_service_compacts_a_long_conversation_with_the_model(tmp_path: Path) -> 
     kinds = [json.loads(line)["type"] for line in conv.path.read_text().splitlines()]
     assert kinds.count("compaction") == 1
     resumed = RecordedConversation(st, lambda: "/x")
-    assert resumed.resume(st.sessions()[0]) and resumed.messages() == conv.messages()
+    assert resumed.resume(st.sessions()[0]) is None and resumed.messages() == conv.messages()

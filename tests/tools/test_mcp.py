@@ -136,7 +136,8 @@ def test_one_failing_and_one_hanging_server_leave_the_others_working(tmp_path: P
 
     asyncio.run(main())
     assert len(reported) == 2 and all("unavailable" in line for line in reported)
-    assert not alive(pid_from(hang_pid))
+    # under load the server may be stopped (at its 1 s deadline) before it wrote its pid
+    assert not hang_pid.exists() or not alive(pid_from(hang_pid))
     lines = "\n".join(manager.describe())
     assert "good  stopped" in lines and "slow  failed: did not start within 1 s" in lines
 
@@ -250,7 +251,7 @@ def test_a_hand_written_stdlib_server(version: str) -> None:
 def test_text_from_a_server_is_made_printable_for_people() -> None:
     from swebash.tools.mcp import first_line
 
-    assert first_line("evil\x1b]0;owned\x07 tool\u202e") == "evil?]0;owned? tool?"
+    assert first_line("evil\x1b]0;owned\x07 tool\u202e") == "evil\\x1b]0;owned\\x07 tool\\u202e"
 
 
 def test_closing_during_a_slow_start_stops_the_process_at_once(tmp_path: Path) -> None:

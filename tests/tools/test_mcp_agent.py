@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from pathlib import Path
 
 from swebash.ai.service import DefaultAiService
@@ -14,7 +15,7 @@ from swebash.config import AiConfig
 from swebash.providers.base import ToolResultMessage
 from swebash.providers.fake import ScriptedProvider, Turn
 from swebash.safety.audit import AuditLog
-from swebash.tools.mcp import McpManager
+from swebash.tools.mcp import McpManager, McpTool
 from tests.ai.fakes import PatternRedactor, RuleGate, answering, registry
 from tests.tools.test_mcp import stdio
 
@@ -94,3 +95,49 @@ def test_an_error_result_is_an_error_the_model_sees(tmp_path: Path) -> None:
     assert result.is_error
     body = json.loads(result.content)
     assert body["type"] == "McpToolError" and "no disk" in body["message"]
+
+
+def test_index_mode_loads_then_calls_and_colliding_names_each_reach_their_tool(
+        tmp_path: Path) -> None:
+    """Above the index threshold the model is offered ``mcp_load_tools`` — and can call it;
+    ``a.b`` and ``a_b`` are two names, asked about under the server's own names."""
+    from swebash.config import McpServerConfig
+    from tests.fakes.mcp_stdlib_server import COLLIDING
+    from tests.tools.test_mcp import ROOT
+
+    manager = McpManager([McpServerConfig(
+        name="big", command=sys.executable, cwd=ROOT, trust=False,
+        args=("-m", "tests.fakes.mcp_stdlib_server", "--many", "45", "--collide"))])
+    reg = registry()
+    reg.add_source(manager)
+    asked: list[ConfirmRequest] = []
+
+    async def main() -> list[str]:
+        await manager.ensure_started()
+        names = {t.remote.name: t.name for t in manager.tools() if isinstance(t, McpTool)}
+        wanted = [names[n] for n in COLLIDING]
+        provider.turns.extend([
+            Turn(calls=(("mcp_load_tools", json.dumps({"names": wanted})),)),
+            Turn(calls=tuple((name, "{}") for name in wanted)), Turn("done")])
+        try:
+            await svc.chat(ChatRequest("use the server"), confirm=answering(
+                ConfirmAnswer.YES, asked))
+        finally:
+            await svc.aclose()
+        return wanted
+
+    provider = ScriptedProvider([])
+    svc = DefaultAiService(config=AiConfig(provider="openai", model="m"),
+                           provider_factory=lambda _: provider, registry=reg,
+                           gate=RuleGate(), redactor=PatternRedactor(), mcp=manager)
+    wanted = asyncio.run(main())
+    assert len(set(wanted)) == len(COLLIDING)
+    first = [t.name for t in provider.sent[0].tools if t.name.startswith("mcp")]
+    assert first == ["mcp_load_tools"]
+    loaded = json.loads(provider.sent[1].messages[-1].content)  # type: ignore[union-attr]
+    assert [t["name"] for t in loaded["loaded"]] == wanted
+    assert set(wanted) <= {t.name for t in provider.sent[1].tools}
+    results = [m for m in provider.sent[2].messages if isinstance(m, ToolResultMessage)][1:]
+    assert [json.loads(r.content)["output"] for r in results] == [
+        f"tool {own} answered" for own in COLLIDING]
+    assert [a.description for a in asked] == [f"MCP big · {own} {{}}" for own in COLLIDING]
