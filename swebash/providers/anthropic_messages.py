@@ -105,6 +105,12 @@ class AnthropicProvider:
                                                     http_client=http)
         return self._client
 
+    def _ready(self) -> None:
+        """Before the request's clock starts: a URL that cannot work is one line, and the
+        SDK is imported (~1 s the first time)."""
+        check_endpoint(self.info.name, self.info.endpoint)
+        self.client()
+
     def warm(self) -> None:
         self.client()
 
@@ -120,7 +126,7 @@ class AnthropicProvider:
         body = encodable(body)
         return stream_with_retries(lambda: self._attempt(body), self._policy,
                                    f"{self.info.name}: {self.info.endpoint}",
-                                   prepare=self.client)
+                                   prepare=self._ready)
 
     def _error(self, exc: BaseException, mid_stream: bool = False) -> Exception:
         return translate_error(exc, "anthropic", self.info.endpoint, "ANTHROPIC_API_KEY",

@@ -103,6 +103,12 @@ class OllamaProvider:
                                              event_hooks={"response": [hook, refuse]})
         return self._client
 
+    def _ready(self) -> None:
+        """Before the request's clock starts: a URL that cannot work is one line, and the
+        SDK is imported (~1 s the first time)."""
+        check_endpoint(self.info.name, self.info.endpoint)
+        self.client()
+
     def warm(self) -> None:
         self.client()
 
@@ -117,7 +123,7 @@ class OllamaProvider:
         body = encodable(body)
         return stream_with_retries(lambda: self._attempt(body), self._policy,
                                    f"{self.info.name}: {self.info.endpoint}",
-                                   prepare=self.client)
+                                   prepare=self._ready)
 
     def _error(self, exc: BaseException, mid_stream: bool = False) -> ProviderError:
         return translate_error(exc, "ollama", self.info.endpoint, None, mid_stream=mid_stream)

@@ -196,6 +196,12 @@ class OpenAIChatProvider:
                                               http_client=http)
         return self._client
 
+    def _ready(self) -> None:
+        """Before the request's clock starts: a URL that cannot work is one line, and the
+        SDK is imported (~1 s the first time)."""
+        check_endpoint(self.info.name, self.info.endpoint)
+        self.client()
+
     def warm(self) -> None:
         self.client()
 
@@ -210,7 +216,7 @@ class OpenAIChatProvider:
         body = encodable(body)
         return stream_with_retries(lambda: self._attempt(body), self._policy,
                                    f"{self.info.name}: {self.info.endpoint}",
-                                   prepare=self.client)
+                                   prepare=self._ready)
 
     def _error(self, exc: BaseException, mid_stream: bool = False) -> Exception:
         return translate_error(exc, self.info.name, self.info.endpoint, self._key_var,

@@ -52,6 +52,8 @@ async def stream_with_retries(attempt: Callable[[], AsyncGenerator[TurnEvent, No
     if prepare is not None:
         try:
             prepare()
+        except ProviderError:
+            raise
         except Exception as exc:  # an SDK that cannot be imported or set up: one line
             raise ProviderError(f"{label}: cannot set up the client: {exc}") from exc
     clock = Clock(policy.idle, policy.deadline, label)
