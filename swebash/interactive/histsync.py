@@ -196,13 +196,13 @@ class HistorySync:
         """A line bash never sees (`?`, `ai …`, one swebash answered): ↑ and the file."""
         self.history.remember(line, persist=self.session.shell_options().history_file)
 
-    def after_command(self, line: str) -> None:
+    def after_command(self, line: str, *, synced: bool = True) -> None:
         """``line`` ran in bash: remember it if bash did; after ``history``/``fc``, follow
-        what bash's list became."""
+        what bash's list became (``synced=False``: bash is gone, nothing to follow)."""
         if self.session.last_added_to_history:
             entry = self.history.remember(line, persist=self.session.history_persists)
             self.window.added(entry, self.session.histsize_at_add)
-        if USES_HISTORY.search(line):
+        if synced and USES_HISTORY.search(line):
             self.sync()
 
     def sync(self) -> None:

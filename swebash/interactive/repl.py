@@ -224,6 +224,7 @@ class Repl:
 
     def loop(self) -> int:
         while True:
+            eof = False
             try:
                 line = self.read_line()
                 self.eof.reset()
@@ -234,11 +235,11 @@ class Repl:
             except EOFError:  # Ctrl-D: bash's exit, as bash does (it prints "exit")
                 if self.eof.ignored():
                     continue
-                line = "exit"
+                line, eof = "exit", True
             except ShellDied as died:  # TMOUT, or bash was killed while idle
                 return died.status
             try:
-                self.dispatch(line)
+                self.dispatch(line, eof=eof)
             except ShellDied as died:  # exit, exec, set -e: the shell ends, as bash would
                 return died.status
             except KeyboardInterrupt:
@@ -251,7 +252,7 @@ class Repl:
                 print(f"swebash: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
                 self.status = 1
 
-    def dispatch(self, line: str) -> None:
+    def dispatch(self, line: str, *, eof: bool = False) -> None:
         if "\0" in line:  # bash cannot hold it (history.py keeps what it can)
             print("swebash: a line with a NUL byte cannot run; nothing was run", file=sys.stderr)
             return
@@ -261,7 +262,7 @@ class Repl:
                 self.session.refresh_prompt()  # bash runs PROMPT_COMMAND on an empty line too
             return
         if isinstance(routed, ShellLine):
-            self.run_shell_line(line)
+            self.run_shell_line(line, eof=eof)
             return
         if not isinstance(routed, Translate) and not line.startswith(" "):
             # `?` and `ai …` lines, which bash never sees, are for ↑ too; `?? task` is not
@@ -293,7 +294,8 @@ class Repl:
             self.status = ai_builtins.run(self.ai, routed.text)
             self.session.set_next_status(self.status)
 
-    def run_shell_line(self, line: str) -> None:
+    def run_shell_line(self, line: str, *, eof: bool = False) -> None:
+        """``eof``: the ``exit`` of a Ctrl-D, which bash leaves out of history."""
         answered = self.builtins.answer(line)
         if answered is not None:
             self.status = answered
@@ -303,7 +305,11 @@ class Repl:
             return
         sent = self.builtins.exit_line(line) if EXIT.fullmatch(line) else line
         self.session.editing_mode = "vi" if self.builtins.mode == EditingMode.VI else "emacs"
-        record = self.session.run(sent)
+        try:
+            record = self.session.run(sent, history=not eof)
+        except ShellDied:  # a typed `exit` is history too
+            self.histsync.after_command(line, synced=False)
+            raise
         self.status = record.exit_status
         self.builtins.after(line, record.output_tail)
         self.comfort.record(line, self.status)

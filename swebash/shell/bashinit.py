@@ -148,10 +148,11 @@ __sb_histok() {
   builtin return 0
 }
 # $1: sequence number, $2: the editor's mode (emacs|vi), $3: $? for the line when swebash set
-# it (Ctrl-C at its prompt: 130, as in bash)
+# it (Ctrl-C at its prompt: 130, as in bash; - for none), $4 `nohist`: not for history (the
+# exit of a Ctrl-D)
 __sb_pre() {
   __sb_seq=$1 __sb_posted=0 __sb_kept=0 __sb_cmd= __sb_added=-1 __sb_mode=${2:-emacs}
-  [[ -n ${3-} ]] && __sb_status=$3 __sb_ps=("$3")
+  [[ -n ${3-} && $3 != - ]] && __sb_status=$3 __sb_ps=("$3")
   # the command sees the user's prompt (venv activate)
   [[ ${PS1@a}${PS2@a} == *r* ]] || PS1=$__sb_ps1 PS2=$__sb_ps2
   __sb_live=1
@@ -166,7 +167,8 @@ __sb_pre() {
   # history recording is on while it runs (and the line after it is taken out again)
   if (( __sb_userhist )) && [[ ${__sb_cmd#"${__sb_cmd%%[![:space:]]*}"} == fc* ]]; then
     __sb_fc=1
-  elif (( __sb_userhist )) && [[ ${HISTSIZE-} != 0 ]] && __sb_histok "$__sb_cmd"; then
+  elif (( __sb_userhist )) && [[ ${HISTSIZE-} != 0 && -z ${4-} ]] && __sb_histok "$__sb_cmd"
+  then
     builtin history -s -- "$__sb_cmd"
     __sb_prevhist=$__sb_cmd __sb_added=-3
     __sb_histfile || __sb_added=-4  # in bash's list, not for a history file
@@ -410,10 +412,13 @@ def render(nonce: str, private_dir: str, rcfile: str | None, login: bool) -> str
     return STATE_NAME.sub(lambda m: var(m.group(1), nonce), "".join(parts))
 
 
-def command_line(seq: int, nonce: str, mode: str, status: int | None) -> str:
+def command_line(seq: int, nonce: str, mode: str, status: int | None, *,
+                 history: bool = True) -> str:
     """The line that runs the user's text (written to the private file ``cmd``)."""
-    set_status = "" if status is None else f" {status}"
-    return (f'__sb_pre {seq} {mode}{set_status};builtin eval "${var("cmd", nonce)}";'
+    args = "" if status is None else f" {status}"
+    if not history:
+        args = f"{args or ' -'} nohist"
+    return (f'__sb_pre {seq} {mode}{args};builtin eval "${var("cmd", nonce)}";'
             f'__sb_post {seq} "${var("last", nonce)}";'
             + bashstate.pipestatus_tail(var("np", nonce), var("last", nonce)) + "\n")
 

@@ -259,8 +259,9 @@ class ShellSession(HelperCalls):
             os.close(fd)
         return path
 
-    def run(self, line: str, *, record: bool = True) -> CommandRecord:
-        """Run ``line`` with the real terminal; raises ShellDied if bash exits."""
+    def run(self, line: str, *, record: bool = True, history: bool = True) -> CommandRecord:
+        """Run ``line`` with the real terminal; raises ShellDied if bash exits. ``history``
+        False: not for bash's history (the ``exit`` of a Ctrl-D, which bash never records)."""
         self.wait_ready()
         with self.lock:
             if not self._drain_hidden(5.0):
@@ -270,7 +271,8 @@ class ShellSession(HelperCalls):
             self._seq += 1
             seq = self._seq
             self._write_private("cmd", line.encode("utf-8", "surrogateescape"))
-            wire = bashinit.command_line(seq, self.nonce, self.editing_mode, self._next_status)
+            wire = bashinit.command_line(seq, self.nonce, self.editing_mode, self._next_status,
+                                         history=history)
             self._next_status = None
             tail = OutputTail()
 
@@ -285,12 +287,14 @@ class ShellSession(HelperCalls):
                          echo=EchoFilter(expected_echo(wire.encode())))
             wait.swallow, self._readline_next = self._readline_next, False
             write_all(self.master, wire.encode())
-            with raw_terminal(self.stdin_fd), forward_winch(self.stdout_fd, self.master):
-                status = self._pump(wait, None)
+            try:
+                with raw_terminal(self.stdin_fd), forward_winch(self.stdout_fd, self.master):
+                    status = self._pump(wait, None)
+            finally:  # (also when the line ended bash: `exit` is history too)
+                self.last_added_to_history = wait.added
+                self.history_persists = wait.persist
+                self.histsize_at_add = wait.histsize
             assert status is not None
-            self.last_added_to_history = wait.added
-            self.history_persists = wait.persist
-            self.histsize_at_add = wait.histsize
         text, truncated = tail.text()
         result = CommandRecord(command=line, cwd=self._cwd, exit_status=status,
                                started_at=started,
@@ -325,7 +329,7 @@ class ShellSession(HelperCalls):
             except (OSError, ValueError):
                 readable = []
             data = b""
-            self._check_exec()
+            self._check_exec(self.master in readable)
             if self.master in readable:
                 data = self._read_master()
                 if data and self._feed(wait, data):
@@ -340,12 +344,14 @@ class ShellSession(HelperCalls):
             if deadline is not None and time.monotonic() >= deadline:
                 return None
 
-    def _check_exec(self) -> None:
+    def _check_exec(self, output: bool) -> None:
         """``exec`` replaced the session's bash (its command line changed): when the new
-        program is a shell, say once that the terminal is now its own. swebash goes on passing
-        keys and output, and ends with it (as a terminal whose shell ran ``exec zsh``)."""
+        program is a shell, say once — before its first output — that the terminal is now its
+        own. swebash goes on passing keys and output, and ends with it (as a terminal whose
+        shell ran ``exec zsh``)."""
         now = time.monotonic()
-        if self.replaced is not None or not self._cmdline or now - self._exec_checked < 0.02:
+        if self.replaced is not None or not self._cmdline or (
+                not output and now - self._exec_checked < POLL):
             return
         self._exec_checked = now
         try:

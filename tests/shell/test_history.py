@@ -278,3 +278,19 @@ def test_histfile_set_by_a_command_is_where_bash_writes(tmp_path: Path, shells: 
     assert (hermetic_env / ".other_history").read_text().splitlines() == [
         "HISTFILE=~/.other_history", "echo elsewhere"]
     assert not (hermetic_env / ".bash_history").exists()
+
+
+def test_the_exit_of_a_ctrl_d_is_not_history_a_typed_exit_is(tmp_path: Path,
+                                                             shells: list[Shell],
+                                                             hermetic_env: Path) -> None:
+    from swebash.errors import ShellDied
+
+    bash_history = hermetic_env / ".bash_history"
+    for typed in (False, True):
+        shell = Shell(tmp_path / f"history-{typed}", tmp_path)
+        shells.append(shell)
+        shell.run("echo last")
+        with pytest.raises(ShellDied):
+            shell.session.run("exit", history=typed)
+        assert shell.session.last_added_to_history is typed
+        assert bash_history.read_text().splitlines()[-1] == ("exit" if typed else "echo last")
