@@ -25,6 +25,7 @@ from swebash.interactive.history import USES_HISTORY, Entry, ShellHistory
 from swebash.shell.shellopts import ShellOptions
 
 DEFAULT_HISTSIZE = 500  # bash's
+READS_HISTFILE = re.compile(r"\bhistory\s+-[a-z]*[rn]")
 
 
 def parse_histsize(value: str, previous: int | None) -> int | None:
@@ -121,17 +122,8 @@ class BashWindow:
         """What changed between the mirror and bash's list as ``dump`` shows it."""
         self.histsize = parse_histsize(dump.histsize, self.histsize)
         self._stifle()
-        new = dump.texts
-        if self.histsize is not None and len(new) == self.histsize and new:
-            # bash is full: entries gone from the front left as it added others (`fc` adds
-            # what it runs, and a line of swebash's for a moment): not deletions
-            old = [e.text for e in self.entries]
-            probe = new[:3]
-            for skip in range(len(old)):
-                if old[skip: skip + len(probe)] == probe:
-                    del self.entries[:skip]
-                    break
         old = [e.text for e in self.entries]
+        new = dump.texts
         slots: list[Entry | None] = [None] * len(new)
         if old == new:
             return Changes(_slots=list(self.entries))
@@ -145,6 +137,10 @@ class BashWindow:
             slots[len(new) - 1 - tail] = self.entries[len(old) - 1 - tail]
             tail += 1
         changes = Changes(_slots=slots)
+        # bash is full: entries gone from the front left as others came in (`fc` adds what it
+        # runs, `history -r`/`-n` what they read, swebash's line after `fc` is in for a
+        # moment) — not deletions
+        full = self.histsize is not None and len(new) == self.histsize
         matcher = SequenceMatcher(None, old[head:len(old) - tail], new[head:len(new) - tail],
                                   autojunk=False)
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -152,7 +148,8 @@ class BashWindow:
                 for k in range(i2 - i1):
                     slots[head + j1 + k] = self.entries[head + i1 + k]
                 continue
-            changes.gone += self.entries[head + i1: head + i2]
+            if not (full and head == 0 and i1 == 0):
+                changes.gone += self.entries[head + i1: head + i2]
             changes.added += new[head + j1: head + j2]
         changes.cleared = bool(old) and len(changes.gone) == len(old)
         return changes
@@ -203,16 +200,19 @@ class HistorySync:
             entry = self.history.remember(line, persist=self.session.history_persists)
             self.window.added(entry, self.session.histsize_at_add)
         if synced and USES_HISTORY.search(line):
-            self.sync()
+            self.sync(line)
 
-    def sync(self) -> None:
+    def sync(self, line: str) -> None:
+        """Follow bash's list after ``line``: entries it added are remembered, but those that
+        ``history -r``/``-n`` read from HISTFILE are not written to swebash's file again
+        (another swebash window wrote them there already, or they were never typed here)."""
         data = self.session.dump_history()
         if data is None:
             return
         changes = self.window.compare(parse_dump(data, self.session.nonce))
         gone = list(self.history.records()) if changes.cleared else changes.gone
-        fresh = self.history.change(gone, changes.added,
-                                    persist=self.session.shell_options().history_file)
+        persist = self.session.shell_options().history_file and not READS_HISTFILE.search(line)
+        fresh = self.history.change(gone, changes.added, persist=persist)
         self.window.settle(changes, fresh)
 
 

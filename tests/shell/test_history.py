@@ -294,3 +294,20 @@ def test_the_exit_of_a_ctrl_d_is_not_history_a_typed_exit_is(tmp_path: Path,
             shell.session.run("exit", history=typed)
         assert shell.session.last_added_to_history is typed
         assert bash_history.read_text().splitlines()[-1] == ("exit" if typed else "echo last")
+
+
+def test_history_r_and_n_read_histfile_without_deleting_or_duplicating(
+        tmp_path: Path, shells: list[Shell], hermetic_env: Path) -> None:
+    (hermetic_env / ".bash_history").write_text("".join(f"bash-{i}\n" for i in range(700)))
+    path = tmp_path / "history"
+    write_history(path, [f"echo mine-{i}" for i in range(600)])
+    shell = Shell(path, tmp_path)
+    shells.append(shell)
+    shell.run("history -r")  # 700 lines: bash's list is HISTFILE's newest 500 now
+    assert shell.listing()[-1] == "bash-699" and len(shell.listing()) == 500
+    shell.run("history -c; history -r", "echo after")
+    kept = saved(path)
+    assert kept[:600] == [f"echo mine-{i}" for i in range(600)]  # nothing taken out…
+    # …nor copied (the reload's own line went with the -c, as in bash's list)
+    assert kept[600:] == ["history -r", "echo after"]
+    assert "bash-699" in shell.history.entries()  # ↑ has what bash read
