@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import secrets
 import time
 from collections.abc import Callable
@@ -47,14 +46,13 @@ from swebash.ai.session_file import (
 )
 from swebash.ai.session_lock import Gone, LiveMark, remove_unless_live, sweep_orphans
 from swebash.config import SessionsConfig
-from swebash.durable import append_whole
+from swebash.durable import append_whole, rewrite_atomic
 from swebash.providers.base import Message, UserMessage
 from swebash.safety.display import one_line
 
 __all__ = ["SUMMARY_QUESTION", "LoadedSession", "RecordedConversation", "SessionInfo",
            "SessionStore", "read_session"]
 Report = Callable[[str], None]
-
 
 
 class SessionStore:
@@ -238,11 +236,5 @@ class RecordedConversation(Conversation):
             exchanges = exchanges[1:]
         lines.extend({"type": "exchange", "time": time.time(),
                       "messages": [encode(m) for m in e]} for e in exchanges)
-        tmp = self.path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as handle:
-            for line in lines:
-                handle.write(json.dumps(line, ensure_ascii=False) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, self.path)
+        data = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+        rewrite_atomic(self.path, data.encode("utf-8"))  # a symlinked file stays a link

@@ -5,8 +5,9 @@ rprompt and transient prompts) and `?fix`.
 History expansion happens when Enter accepts a plain shell line, before prompt-toolkit stores
 it: the expanded line is what history keeps and what runs, and it is echoed under the typed one
 as bash does; `:p` only echoes (and stores) it; an error prints bash's message and drops the
-line. It is on while the session's bash has ``H`` in ``$-`` (``set +H`` turns it off) and never
-touches `?` questions, which are prose.
+line; with ``shopt -s histverify`` the expanded line is put back for editing instead. It is
+on while the session's bash has ``H`` in ``$-`` (``set +H`` turns it off) and never touches
+`?` questions, which are prose.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.auto_suggest import AutoSuggest
+from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import ANSI, FormattedText, StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
@@ -129,6 +131,10 @@ class Comfort:
             return True
         if not result.changed:
             return False
+        if not result.print_only and "histverify" in self.session.shell_options().shopt:
+            # shopt -s histverify: the expanded line comes back for editing, not run
+            buffer.document = Document(result.line, len(result.line))
+            return True
         self.history.append_string(result.line)
         self.echo, self.echo_error = result.line, False
         event.app.exit(result="" if result.print_only else result.line)

@@ -1,35 +1,82 @@
 """One history for ↑, Ctrl-R, ``history``, ``fc`` and ``!``, kept in swebash's history file.
 
-The session's bash holds the list ``history``/``fc``/``!`` see; this class holds the same list
-for the line editor and the file. At start the file's entries are loaded into bash, which
-applies HISTSIZE; after a command bash says (in its start marker) whether HISTCONTROL and
-HISTIGNORE let the line in, and only then is it remembered here. After a line that uses
-``history`` or ``fc`` (``-c``, ``-d``, ``fc -s`` …) the list is read back from bash; if entries
-went away the file is rewritten to match. The first time, the file is seeded from
-``~/.bash_history``.
+The file never loses an entry by itself: entries are only ever appended, whole, under
+``flock`` (``durable.append_whole``), and the file is rewritten only to take out the entries a
+deletion named (``history -d``, ``history -c``) or, when the user set HISTFILESIZE, the oldest
+ones beyond it — each time under the appenders' lock, re-reading the file first, so what other
+swebash windows appended meanwhile stays (``durable.rewrite_locked``; a symlinked file stays a
+symlink). Listing (``history``, ``fc -l``) never writes. The session's bash holds the newest
+HISTSIZE entries (histsync.py mirrors exactly which); the file keeps all of them.
 
-The file keeps prompt-toolkit's format (``# date`` then ``+line`` per line of the entry). Each
-entry is appended whole under ``flock`` (``durable.append_whole``), so concurrent shells never
-interleave half entries; a short write (disk full) is cut back so no partial entry is ever
-left, and reported once. An unusable location (a directory, a read-only
+Format (prompt-toolkit's, extended): an entry is a ``# `` line — the time it was added and
+``[pid.n]``, which makes it unique, so a deletion finds exactly the entry it named even when
+the same command was typed twice — then one ``+`` line per line of the command. Any byte
+round-trips: the file is read and written as bytes (surrogateescape), a line of an entry that
+looks like ``#2024``, a CR or invalid UTF-8 is just the text of a ``+`` line. The first time,
+the file is seeded from ``~/.bash_history``. An unusable location (a directory, a read-only
 parent, a state dir that is a file) gives one warning and a shell that does not persist.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime
+import itertools
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from prompt_toolkit.history import History
 
-from swebash.durable import append_whole
+from swebash.durable import append_whole, rewrite_locked
 
 USES_HISTORY = re.compile(r"(^|[\s;&|(`])(history|fc)(\s|$|[;&|)])")
+_COUNTER = itertools.count()
+
+
+@dataclass(frozen=True)
+class Entry:
+    text: str
+    stamp: str  # the `# ` line without its prefix: when, and [pid.n]; unique per entry
+
+
+def new_entry(text: str) -> Entry:
+    return Entry(text, f"{datetime.datetime.now()} [{os.getpid()}.{next(_COUNTER)}]")
+
+
+def entry_bytes(entry: Entry) -> bytes:
+    lines = [f"\n# {entry.stamp}\n"]
+    lines.extend(f"+{line}\n" for line in entry.text.split("\n"))
+    return "".join(lines).encode("utf-8", "surrogateescape")
+
+
+def parse_entries(data: bytes) -> list[Entry]:
+    """Entries of swebash's history file, in file order."""
+    entries: list[Entry] = []
+    stamp = ""
+    lines: list[str] | None = None
+    for line in data.decode("utf-8", "surrogateescape").split("\n"):
+        if line.startswith("+"):
+            if lines is None:
+                lines = []
+            lines.append(line[1:])
+            continue
+        if lines is not None:
+            entries.append(Entry("\n".join(lines), stamp))
+            lines = None
+        if line.startswith("#"):
+            stamp = line[1:].strip()
+    if lines is not None:
+        entries.append(Entry("\n".join(lines), stamp))
+    return entries
+
+
+def parse_file(data: str) -> list[str]:
+    """The commands of a history file's text (tests and tools)."""
+    return [e.text for e in parse_entries(data.encode("utf-8", "surrogateescape"))]
 
 
 def parse_bash_history(data: str) -> list[str]:
@@ -53,36 +100,26 @@ def parse_bash_history(data: str) -> list[str]:
     return [entry for entry in entries if entry.strip()]
 
 
-def bash_history_text(entries: Iterable[str]) -> str:
-    """Entries for bash's ``__sb_histload`` (NUL-separated: multi-line entries stay whole)."""
-    return "".join(f"{entry}\0" for entry in entries)
-
-
-def parse_file(data: str) -> list[str]:
-    entries: list[str] = []
-    lines: list[str] = []
-    for line in data.split("\n"):
-        if line.startswith("+"):
-            lines.append(line[1:])
-        elif lines:
-            entries.append("\n".join(lines))
-            lines = []
-    if lines:
-        entries.append("\n".join(lines))
-    return entries
-
-
-def entry_bytes(entry: str) -> bytes:
-    lines = [f"\n# {datetime.datetime.now()}\n"]
-    lines.extend(f"+{line}\n" for line in entry.split("\n"))
-    return "".join(lines).encode("utf-8", "surrogateescape")
+def without(entries: list[Entry], gone: Iterable[Entry]) -> list[Entry]:
+    """``entries`` less one occurrence of each of ``gone``."""
+    left = Counter(gone)
+    kept = []
+    for entry in entries:
+        if left[entry] > 0:
+            left[entry] -= 1
+        else:
+            kept.append(entry)
+    return kept
 
 
 class ShellHistory(History):
+    """The list in memory (oldest first) and the file behind it."""
+
     def __init__(self, path: Path | None, seed: Path | None = None) -> None:
         super().__init__()
         self.path = path
         self._warned = False
+        self._list: list[Entry] | None = None
         if path is not None:
             self._prepare(path, seed)
 
@@ -97,8 +134,7 @@ class ShellHistory(History):
             if path.is_dir():
                 raise IsADirectoryError(f"{path} is a directory")
             fresh = not path.exists()
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
-            os.close(fd)
+            append_whole(path, b"")  # creates it (0600), through a symlink too
         except OSError as exc:
             self._warn(f"history will not be saved ({exc.strerror or exc})")
             self.path = None
@@ -108,71 +144,92 @@ class ShellHistory(History):
                 seeded = parse_bash_history(seed.read_text("utf-8", "surrogateescape"))
             except OSError:
                 return
-            self._rewrite(seeded)
+            self._append_file([new_entry(text) for text in seeded])
+
+    def _read(self) -> list[Entry]:
+        if self.path is None:
+            return []
+        try:
+            return parse_entries(self.path.read_bytes())
+        except OSError:
+            return []
 
     # ------------------------------------------------------------------ prompt-toolkit
 
     def load_history_strings(self) -> Iterator[str]:
-        if self.path is None:
-            return iter(())
-        try:
-            data = self.path.read_text("utf-8", "surrogateescape")
-        except OSError:
-            return iter(())
-        return reversed(parse_file(data))
+        """The file's commands, newest first (prompt-toolkit's order)."""
+        return (entry.text for entry in reversed(self._read()))
 
     def append_string(self, string: str) -> None:
         """prompt-toolkit's own append on Enter: ignored, the REPL calls ``remember``."""
 
     def store_string(self, string: str) -> None:
-        if self.path is None:
-            return
-        try:  # whole or not at all: a short write is cut back, never a partial entry
-            append_whole(self.path, entry_bytes(string))
-        except OSError as exc:
-            self._warn(f"history not saved ({exc.strerror or exc})")
+        self._append_file([new_entry(string)])
 
     # ------------------------------------------------------------------ the one list
 
-    def entries(self) -> list[str]:
-        if not self._loaded:
-            self._loaded_strings = list(self.load_history_strings())
+    def records(self) -> list[Entry]:
+        if self._list is None:
+            self._list = self._read()
+            self._loaded_strings = [entry.text for entry in reversed(self._list)]
             self._loaded = True
-        return self._loaded_strings[::-1]
+        return self._list
 
-    def remember(self, line: str) -> None:
-        """A line bash added to its history (or an AI line, which bash never sees)."""
-        self.entries()
+    def entries(self) -> list[str]:
+        return [entry.text for entry in self.records()]
+
+    def remember(self, line: str, *, persist: bool = True) -> Entry:
+        """A line bash added to its history (or an AI line, which bash never sees); not
+        written to the file when the user asked for no history file (``unset HISTFILE``)."""
+        entry = new_entry(line)
+        self.records().append(entry)
         self._loaded_strings.insert(0, line)
-        self.store_string(line)
+        if persist:
+            self._append_file([entry])
+        return entry
 
-    def replace(self, entries: list[str]) -> None:
-        """The list as bash now has it (after ``history -c``, ``fc -s`` …)."""
-        old = self.entries()
-        if entries == old:
-            return
-        self._loaded_strings = entries[::-1]
-        # bash keeps at most HISTSIZE entries: a longer file is fine, a shorter list that is
-        # not the file's tail means entries were deleted
-        if len(entries) >= len(old) and entries[: len(old)] == old:
-            for entry in entries[len(old):]:
-                self.store_string(entry)
-        elif not (entries and old[-len(entries):] == entries):
-            self._rewrite(entries)
+    def change(self, gone: list[Entry], added: list[str], *,
+               persist: bool = True) -> list[Entry]:
+        """Entries a ``history -d``/``-c`` took out and ones bash added itself (``fc -s``,
+        ``history -s``, ``-r``/``-n``): memory and file follow, other windows' entries stay.
+        The new entries, in order."""
+        fresh = [new_entry(text) for text in added]
+        if not gone and not fresh:
+            return fresh
+        self._list = without(self.records(), gone) + fresh
+        self._loaded_strings = [entry.text for entry in reversed(self._list)]
+        if gone:
+            keep_new = fresh if persist else []
+            self._rewrite(lambda entries: without(entries, gone) + keep_new)
+        elif persist:
+            self._append_file(fresh)
+        return fresh
 
-    def _rewrite(self, entries: list[str]) -> None:
-        if self.path is None:
+    def limit_file(self, size: int) -> None:
+        """HISTFILESIZE set by the user: the file keeps its newest ``size`` entries."""
+        self._rewrite(lambda entries: entries[max(0, len(entries) - size):]
+                      if len(entries) > size else None)
+
+    def _append_file(self, entries: list[Entry]) -> None:
+        if self.path is None or not entries:
             return
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(b"".join(entry_bytes(entry) for entry in entries))
-            os.replace(tmp, self.path)
+        try:  # whole or not at all: a short write is cut back, never a partial entry
+            append_whole(self.path, b"".join(entry_bytes(e) for e in entries))
         except OSError as exc:
             self._warn(f"history not saved ({exc.strerror or exc})")
-            with contextlib.suppress(OSError):
-                tmp.unlink()
 
+    def _rewrite(self, keep: Callable[[list[Entry]], list[Entry] | None]) -> None:
+        if self.path is None:
+            return
 
-SharedFileHistory = ShellHistory  # the name the REPL used before (kept for its callers)
+        def change(data: bytes) -> bytes | None:
+            entries = parse_entries(data)
+            kept = keep(entries)
+            if kept is None:
+                return None
+            return b"".join(entry_bytes(e) for e in kept)
+
+        try:
+            rewrite_locked(self.path, change)
+        except OSError as exc:
+            self._warn(f"history not saved ({exc.strerror or exc})")

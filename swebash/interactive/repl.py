@@ -16,7 +16,7 @@ from prompt_toolkit import PromptSession, search
 from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.completion import CompleteEvent, ThreadedCompleter
 from prompt_toolkit.completion.base import get_common_complete_suffix
-from prompt_toolkit.enums import DEFAULT_BUFFER
+from prompt_toolkit.enums import DEFAULT_BUFFER, EditingMode
 from prompt_toolkit.filters import has_focus, is_searching
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
@@ -26,14 +26,12 @@ from swebash.config import Config
 from swebash.errors import ShellDied, SwebashError
 from swebash.interactive.comfort import STYLE_RULES, Comfort
 from swebash.interactive.completer import ShellCompleter
-from swebash.interactive.history import (
-    USES_HISTORY,
-    ShellHistory,
-    bash_history_text,
-    parse_bash_history,
-)
+from swebash.interactive.eof import EofGuard
+from swebash.interactive.history import ShellHistory
+from swebash.interactive.histsync import HistorySync
 from swebash.interactive.idle import IdleOutput
 from swebash.interactive.prompt import prompt_fragments
+from swebash.interactive.reexec import reexec_self
 from swebash.interactive.shell_builtins import EXIT, ShellBuiltins
 from swebash.router import Ask, Builtin, Empty, Fix, ShellLine, Translate, route
 from swebash.shell.session import ShellSession
@@ -61,6 +59,8 @@ class Repl:
         history = ShellHistory(paths.history_file if paths.persistent else None,
                                seed=paths.home / ".bash_history")
         self.history = history
+        self.histsync = HistorySync(history, session)  # what bash's list does (histsync.py)
+        self.eof = EofGuard(session)  # ignoreeof / IGNOREEOF
         self.idle = IdleOutput(session)  # background output while the editor waits
         self.builtins = ShellBuiltins(session)  # set -o vi, bind, exit
         session.on_editing_mode = self._set_mode
@@ -224,18 +224,22 @@ class Repl:
 
     def loop(self) -> int:
         while True:
+            eof = False
             try:
                 line = self.read_line()
+                self.eof.reset()
             except KeyboardInterrupt:
                 self.status = 130
                 self.session.set_next_status(130)
                 continue
             except EOFError:  # Ctrl-D: bash's exit, as bash does (it prints "exit")
-                line = "exit"
+                if self.eof.ignored():
+                    continue
+                line, eof = "exit", True
             except ShellDied as died:  # TMOUT, or bash was killed while idle
                 return died.status
             try:
-                self.dispatch(line)
+                self.dispatch(line, eof=eof)
             except ShellDied as died:  # exit, exec, set -e: the shell ends, as bash would
                 return died.status
             except KeyboardInterrupt:
@@ -248,19 +252,22 @@ class Repl:
                 print(f"swebash: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
                 self.status = 1
 
-    def dispatch(self, line: str) -> None:
+    def dispatch(self, line: str, *, eof: bool = False) -> None:
+        if "\0" in line:  # bash cannot hold it (history.py keeps what it can)
+            print("swebash: a line with a NUL byte cannot run; nothing was run", file=sys.stderr)
+            return
         routed = route(line)
         if isinstance(routed, Empty):
             if self.comfort.state.prompt_commands:
                 self.session.refresh_prompt()  # bash runs PROMPT_COMMAND on an empty line too
             return
         if isinstance(routed, ShellLine):
-            self.run_shell_line(line)
+            self.run_shell_line(line, eof=eof)
             return
         if not isinstance(routed, Translate) and not line.startswith(" "):
             # `?` and `ai …` lines, which bash never sees, are for ↑ too; `?? task` is not
             # history, the command it produces is
-            self.history.remember(line)
+            self.histsync.remember(line)
         if isinstance(routed, Fix):
             from swebash.interactive.fix import propose_fix
 
@@ -287,35 +294,30 @@ class Repl:
             self.status = ai_builtins.run(self.ai, routed.text)
             self.session.set_next_status(self.status)
 
-    def run_shell_line(self, line: str) -> None:
+    def run_shell_line(self, line: str, *, eof: bool = False) -> None:
+        """``eof``: the ``exit`` of a Ctrl-D, which bash leaves out of history."""
         answered = self.builtins.answer(line)
         if answered is not None:
             self.status = answered
-            self.history.remember(line)
+            self.histsync.remember(line)
+            return
+        if reexec_self(line, self):  # `exec swebash`, `exec $SHELL`: a fresh swebash
             return
         sent = self.builtins.exit_line(line) if EXIT.fullmatch(line) else line
-        record = self.session.run(sent)
+        self.session.editing_mode = "vi" if self.builtins.mode == EditingMode.VI else "emacs"
+        try:
+            record = self.session.run(sent, history=not eof)
+        except ShellDied:  # a typed `exit` is history too
+            self.histsync.after_command(line, synced=False)
+            raise
         self.status = record.exit_status
         self.builtins.after(line, record.output_tail)
         self.comfort.record(line, self.status)
-        if USES_HISTORY.search(line):
-            self.sync_history()
-        elif self.session.last_added_to_history:
-            self.history.remember(line)
-
-    def sync_history(self) -> None:
-        """Read back bash's list after `history -c`, `fc -s` …: ↑ and the file follow it."""
-        data = self.session.dump_history()
-        if data is not None:
-            self.history.replace(parse_bash_history(data.decode("utf-8", "surrogateescape")))
+        self.histsync.after_command(line)
 
     def load_history(self) -> None:
-        """Bash gets the saved history (it applies HISTSIZE); the editor takes bash's list."""
-        entries = self.history.entries()
-        if entries:
-            self.session.load_history(bash_history_text(entries).encode("utf-8",
-                                                                        "surrogateescape"))
-            self.sync_history()
+        """Bash gets the saved history (the newest HISTSIZE entries, histsync.py)."""
+        self.histsync.load()
 
     def close(self) -> None:
         self.ai.close()

@@ -20,14 +20,13 @@ sub-command words, never a bare interpreter), atomically.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from swebash.durable import rewrite_atomic
 from swebash.safety.commands import classify
 from swebash.safety.model import base
 from swebash.safety.tables import RUNS_ANYTHING
@@ -241,16 +240,9 @@ def split_blocks(text: str) -> tuple[str, list[str]]:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".rules-", suffix=".toml")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    """The new rules, whole or not at all; a symlinked rules.toml (stow, chezmoi) stays a link
+    and its target gets the text (durable.rewrite_atomic)."""
+    rewrite_atomic(path, text.encode("utf-8"))
 
 
 def append_rules(path: Path, blocks: list[str]) -> None:

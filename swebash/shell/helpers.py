@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 from swebash.shell import bashinit
+from swebash.shell.shellopts import OPTS_FILE, ShellOptions, read_options
 from swebash.shell.userprompt import STATE_FILE, PromptState, read_prompt_state
 
 
@@ -35,12 +36,6 @@ class HelperCalls:
     def prompt_state(self) -> PromptState:
         """The user's expanded PS1/PS2 and bash's ``$-`` as of the last prompt."""
         return read_prompt_state(Path(self.dir, STATE_FILE), self.nonce)
-
-    def refresh_prompt(self, timeout: float = 1.0) -> None:
-        """Run the user's PROMPT_COMMAND and expand PS1 again without a command (an empty
-        line at the prompt makes bash do that too)."""
-        if self.alive:
-            self._hidden("__sb_state", timeout)
 
     def needs_more_input(self, text: str) -> bool:
         from swebash.shell.continuation import needs_more_input
@@ -86,27 +81,39 @@ class HelperCalls:
 
         return [c.insert for c in complete_line(self, text_before_cursor, timeout)]
 
-    def dump_history(self, timeout: float = 2.0) -> bytes | None:
-        """Bash's history list in its own file format with timestamps (None on timeout)."""
-        path = Path(self.dir, "histdump")
-        try:
-            if self._hidden("__sb_histdump", timeout) is None:
-                return None
-            return path.read_bytes()
-        except OSError:
-            return None
-        finally:
-            with contextlib.suppress(OSError):
-                path.unlink()
+    def shell_options(self) -> ShellOptions:
+        """shopt, set -o, IGNOREEOF and HISTFILE as of the last prompt."""
+        return read_options(Path(self.dir, OPTS_FILE), self.nonce)
 
-    def load_history(self, data: bytes, timeout: float = 2.0) -> None:
-        """Replace bash's history list with ``data`` (bash's file format)."""
+    def refresh_prompt(self, timeout: float = 1.0) -> None:
+        """An empty line: bash runs the user's PROMPT_COMMAND again and the prompt is
+        expanded anew, as at a bash prompt."""
+        if self.alive:
+            self._hidden(bashinit.refresh_command(self.nonce), timeout)
+
+    def history_info(self, timeout: float = 2.0) -> list[str] | None:
+        """HISTSIZE, then whether the startup files left HISTFILE set, its value, whether they
+        set HISTFILESIZE and its value (bashstate.__sb_histinfo)."""
+        data = self._hidden("__sb_histinfo", timeout)
+        if data is None:
+            return None
+        return data.decode("utf-8", "surrogateescape").split("\0")[:5]
+
+    def dump_history(self, timeout: float = 2.0) -> bytes | None:
+        """Bash's history list (histsync.parse_dump), through the fifo; None on timeout."""
+        return self._hidden("__sb_histdump", timeout)
+
+    def load_history(self, data: bytes, histfile_lines: int = 0, timeout: float = 5.0) -> None:
+        """Replace bash's history list with ``data`` (NUL-terminated entries); bash then counts
+        ``histfile_lines`` lines of HISTFILE as read, as after its own start."""
         self._write_private("histload", data)
+        self._write_private("histlines", b"\n" * histfile_lines)
         try:
             self._hidden("__sb_histload", timeout)
         finally:
-            with contextlib.suppress(OSError):
-                Path(self.dir, "histload").unlink()
+            for name in ("histload", "histlines"):
+                with contextlib.suppress(OSError):
+                    Path(self.dir, name).unlink()
 
     def state_var(self, name: str) -> str:
         """The bash name of swebash's state variable ``name`` (see bashinit.STATE_VARS)."""

@@ -9,9 +9,11 @@ The nonce makes the marker unforgeable by ordinary output (a program printing so
 looks like a marker without the nonce is passed through untouched); the explicit length lets
 the cwd hold any byte, even ``;`` or BEL. Markers can arrive split across reads, so the parser
 keeps a small tail of undecided bytes between feeds. Before running a user's line bash prints a
-start marker (status -1, empty cwd); swebash forwards the user's keys only after it, so a
+start marker (status -1, or -3/-4 when the line went into bash's history, for a history file
+or not; its last field is HISTSIZE); swebash forwards the user's keys only after it, so a
 Ctrl-C can never make the tty discard the line before bash has read it. After the status
-marker bash prints its job notices and then PS1, which is the ready marker (status -2).
+marker bash prints its job notices and then PS1, which is the ready marker (status -2; ``rl``
+in its last field when bash reads the next line with readline).
 ``EchoFilter`` removes the pty's echo of the control line swebash sends, which is known byte
 for byte in advance.
 """
@@ -25,6 +27,7 @@ TERMINATOR = b"\x07"
 # Pseudo-statuses of the other markers (their cwd field then carries something else, or "")
 STARTED = -1  # bash has read swebash's line and is about to run it
 STARTED_ADDED = -3  # … and added it to its history (HISTCONTROL/HISTIGNORE allowed it)
+STARTED_ADDED_NO_FILE = -4  # … added, but HISTFILE is unset: not for a history file
 READY = -2  # PS1: bash printed its job notices and now waits for the next line
 EDITING_MODE = -5  # `set -o vi|emacs` ran: the field carries the mode for swebash's editor
 MAX_FIELD = 1 << 22  # longer is not a marker (a $PWD of 64 KiB and more must still work)
@@ -38,7 +41,7 @@ class Marker:
 
     @property
     def started(self) -> bool:
-        return self.status in (STARTED, STARTED_ADDED)
+        return self.status in (STARTED, STARTED_ADDED, STARTED_ADDED_NO_FILE)
 
     @property
     def ready(self) -> bool:
@@ -67,30 +70,42 @@ class MarkerParser:
         self.pending = b""
 
     def feed(self, data: bytes) -> tuple[bytes, list[Marker]]:
-        buf = self.pending + data
-        self.pending = b""
         out = bytearray()
         markers: list[Marker] = []
+        for item in self.feed_items(data):
+            if isinstance(item, Marker):
+                markers.append(item)
+            else:
+                out += item
+        return bytes(out), markers
+
+    def feed_items(self, data: bytes) -> list[bytes | Marker]:
+        """Output and markers in stream order."""
+        buf = self.pending + data
+        self.pending = b""
+        items: list[bytes | Marker] = []
         while buf:
             at = buf.find(self.head)
             if at < 0:
                 keep = self._partial_head(buf)
-                out += buf[: len(buf) - keep]
+                if len(buf) - keep:
+                    items.append(buf[: len(buf) - keep])
                 self.pending = buf[len(buf) - keep:]
                 break
-            out += buf[:at]
+            if at:
+                items.append(buf[:at])
             parsed = self._parse(buf[at + len(self.head):])
             if parsed is None:  # incomplete: wait for more bytes
                 self.pending = buf[at:]
                 break
             if isinstance(parsed, str):
-                out += buf[at: at + len(self.head)]
+                items.append(buf[at: at + len(self.head)])
                 buf = buf[at + len(self.head):]
                 continue
             marker, used = parsed
-            markers.append(marker)
+            items.append(marker)
             buf = buf[at + len(self.head) + used:]
-        return bytes(out), markers
+        return items
 
     def flush(self) -> bytes:
         rest, self.pending = self.pending, b""

@@ -49,7 +49,14 @@ from swebash.errors import ShellDied
 from swebash.shell import bashinit
 from swebash.shell.context import CommandContext, OutputTail
 from swebash.shell.helpers import HelperCalls
-from swebash.shell.markers import EchoFilter, Marker, MarkerParser, expected_echo
+from swebash.shell.markers import (
+    STARTED_ADDED,
+    STARTED_ADDED_NO_FILE,
+    EchoFilter,
+    Marker,
+    MarkerParser,
+    expected_echo,
+)
 from swebash.shell.pty import (
     copy_winsize,
     forward_winch,
@@ -66,6 +73,15 @@ TYPEAHEAD_JUNK = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|.)?|[\x00-\x08\x0b-
 SLOW_RC = 0.3  # after this long, keys typed during the rc file are read (Ctrl-C interrupts it)
 
 
+def is_login_shell(program: str) -> bool:
+    """Is ``program`` a shell this system lists in /etc/shells?"""
+    try:
+        listed = Path("/etc/shells").read_text(errors="replace").split()
+    except OSError:
+        listed = []
+    return any(os.path.basename(entry) == program for entry in listed if entry.startswith("/"))
+
+
 class _Wait:
     """What one pump is waiting for, and what it has learnt so far."""
 
@@ -79,6 +95,11 @@ class _Wait:
         self.status: int | None = None
         self.stdin_open = False
         self.added = False
+        self.persist = True
+        self.histsize = ""
+        # bash reads this line with readline (a Ctrl-C cut the last one short: bashstate.py);
+        # its echo is dropped up to the start marker (a helper's: up to the ready marker)
+        self.swallow = False
 
 
 class ShellSession(HelperCalls):
@@ -99,7 +120,14 @@ class ShellSession(HelperCalls):
         self.stdin_fd = 0
         self.stdout_fd = 1
         self.on_editing_mode: Callable[[str], None] | None = None
+        self.editing_mode = "emacs"  # the editor's; bash runs each line with it (bashstate.py)
         self.last_added_to_history = False
+        self.history_persists = True  # … for a history file (not after `unset HISTFILE`)
+        self.histsize_at_add = ""  # HISTSIZE when bash added it (histsync.py)
+        self.replaced: str | None = None  # what `exec` replaced the session's bash with
+        self._readline_next = False
+        self._cmdline = b""
+        self._exec_checked = 0.0
         self._shown_later = bytearray()  # output that arrived during a hidden helper
         self._launch(cwd)
         # however swebash ends (a SIGHUP while it is still starting, too): bash hung up, the
@@ -128,6 +156,9 @@ class ShellSession(HelperCalls):
             argv = ["bash", "--noediting", "--noprofile", "--rcfile", str(init), "-i"]
         self.pid, self.master, self.slave = spawn(bash, argv, env, cwd)
         self.parser = MarkerParser(self.nonce)
+        self.replaced = None
+        self._readline_next = False
+        self._cmdline = b""
         self._seq = 0
         self._alive = True
         self._ready = False
@@ -167,6 +198,8 @@ class ShellSession(HelperCalls):
             if last != b"\n":  # "^C" of an interrupted rc file: the prompt starts a line
                 write_all(self.stdout_fd, b"\r\n")
             self._ready = True
+            with contextlib.suppress(OSError):  # (to notice an `exec`: _check_exec)
+                self._cmdline = Path(f"/proc/{self.pid}/cmdline").read_bytes()
 
     def restart(self) -> None:
         """A fresh bash (state is lost; the command context is kept)."""
@@ -226,8 +259,9 @@ class ShellSession(HelperCalls):
             os.close(fd)
         return path
 
-    def run(self, line: str, *, record: bool = True) -> CommandRecord:
-        """Run ``line`` with the real terminal; raises ShellDied if bash exits."""
+    def run(self, line: str, *, record: bool = True, history: bool = True) -> CommandRecord:
+        """Run ``line`` with the real terminal; raises ShellDied if bash exits. ``history``
+        False: not for bash's history (the ``exit`` of a Ctrl-D, which bash never records)."""
         self.wait_ready()
         with self.lock:
             if not self._drain_hidden(5.0):
@@ -237,10 +271,9 @@ class ShellSession(HelperCalls):
             self._seq += 1
             seq = self._seq
             self._write_private("cmd", line.encode("utf-8", "surrogateescape"))
-            status_arg = "" if self._next_status is None else f" {self._next_status}"
+            wire = bashinit.command_line(seq, self.nonce, self.editing_mode, self._next_status,
+                                         history=history)
             self._next_status = None
-            cmd = bashinit.var("cmd", self.nonce)
-            wire = f'__sb_pre {seq}{status_arg};builtin eval "${cmd}";__sb_post {seq}\n'
             tail = OutputTail()
 
             def show(data: bytes) -> None:
@@ -252,11 +285,16 @@ class ShellSession(HelperCalls):
             copy_winsize(self.stdout_fd, self.master)
             wait = _Wait(seq, forward=True, handover=True, sink=show,
                          echo=EchoFilter(expected_echo(wire.encode())))
+            wait.swallow, self._readline_next = self._readline_next, False
             write_all(self.master, wire.encode())
-            with raw_terminal(self.stdin_fd), forward_winch(self.stdout_fd, self.master):
-                status = self._pump(wait, None)
+            try:
+                with raw_terminal(self.stdin_fd), forward_winch(self.stdout_fd, self.master):
+                    status = self._pump(wait, None)
+            finally:  # (also when the line ended bash: `exit` is history too)
+                self.last_added_to_history = wait.added
+                self.history_persists = wait.persist
+                self.histsize_at_add = wait.histsize
             assert status is not None
-            self.last_added_to_history = wait.added
         text, truncated = tail.text()
         result = CommandRecord(command=line, cwd=self._cwd, exit_status=status,
                                started_at=started,
@@ -291,6 +329,7 @@ class ShellSession(HelperCalls):
             except (OSError, ValueError):
                 readable = []
             data = b""
+            self._check_exec(self.master in readable)
             if self.master in readable:
                 data = self._read_master()
                 if data and self._feed(wait, data):
@@ -304,6 +343,28 @@ class ShellSession(HelperCalls):
                     raise ShellDied(f"bash exited with status {exited}", exited)
             if deadline is not None and time.monotonic() >= deadline:
                 return None
+
+    def _check_exec(self, output: bool) -> None:
+        """``exec`` replaced the session's bash (its command line changed): when the new
+        program is a shell, say once — before its first output — that the terminal is now its
+        own. swebash goes on passing keys and output, and ends with it (as a terminal whose
+        shell ran ``exec zsh``)."""
+        now = time.monotonic()
+        if self.replaced is not None or not self._cmdline or (
+                not output and now - self._exec_checked < POLL):
+            return
+        self._exec_checked = now
+        try:
+            cmdline = Path(f"/proc/{self.pid}/cmdline").read_bytes()
+        except OSError:
+            return
+        if not cmdline or cmdline == self._cmdline:
+            return
+        program = os.path.basename(os.fsdecode(cmdline.split(b"\0")[0])).lstrip("-")
+        self.replaced = program
+        if is_login_shell(program):
+            write_all(self.stdout_fd, f"\r\nswebash: exec handed this terminal to {program}; "
+                                      f"swebash ends when it does\r\n".encode())
 
     def _keys(self, wait: _Wait, startup: bool) -> None:
         try:
@@ -322,18 +383,27 @@ class ShellSession(HelperCalls):
 
     def _feed(self, wait: _Wait, data: bytes) -> bool:
         """Handle pty output; True once the wait is over."""
-        if wait.echo is not None:
-            data = wait.echo.feed(data)
-        out, markers = self.parser.feed(data)
-        if out:
-            wait.sink(out)
-        return any(self._marker(wait, marker) for marker in markers)  # in order, up to the end
+        done = False
+        for item in self.parser.feed_items(data):
+            if isinstance(item, Marker):
+                done = done or self._marker(wait, item)  # in order, up to the end
+                continue
+            if wait.swallow:
+                continue
+            if wait.echo is not None:
+                item = wait.echo.feed(item)
+            if item:
+                wait.sink(item)
+        return done
 
     def _marker(self, wait: _Wait, marker: Marker) -> bool:
         if marker.started:
             if marker.seq == wait.seq:
                 wait.stdin_open = wait.forward
-                wait.added = marker.status != -1
+                wait.added = marker.status in (STARTED_ADDED, STARTED_ADDED_NO_FILE)
+                wait.persist = marker.status != STARTED_ADDED_NO_FILE
+                wait.histsize = marker.cwd
+                wait.swallow = False
                 with contextlib.suppress(OSError):  # bash has read the typed line
                     Path(self.dir, "cmd").unlink()
                 if wait.echo is not None:
@@ -348,6 +418,7 @@ class ShellSession(HelperCalls):
         if marker.ready:
             if marker.seq != wait.seq:
                 return False
+            self._readline_next = marker.cwd == "rl"
             if wait.status is None:  # no status marker: PROMPT_COMMAND is not ours
                 wait.status = 130 if wait.handover else self._status
             return True
@@ -466,6 +537,7 @@ class ShellSession(HelperCalls):
             write_all(self.master, wire)
             wait = _Wait(seq, forward=False, handover=False, sink=self._shown_later.extend,
                          echo=EchoFilter(expected_echo(wire)))
+            wait.swallow, self._readline_next = self._readline_next, False
             collected = bytearray()
             try:
                 status = self._pump_hidden(wait, timeout, collected)

@@ -143,6 +143,7 @@ def test_ctrl_z_stops_the_job_and_jobs_lists_it(spawn: Spawn) -> None:
     term = spawn()
     term.wait_prompt()
     term.send("sleep 60\r")
+    term.wait_for(lambda t: not t.at_prompt(), what="sleep")  # the editor took the line
     time.sleep(0.5)
     term.send("\x1a")  # Ctrl-Z
     term.wait_prompt(timeout=5)
