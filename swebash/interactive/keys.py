@@ -94,37 +94,50 @@ class ViRepeat:
     def __init__(self) -> None:
         self.last: list[KeyPress] = []
         self.recording: list[KeyPress] | None = None
+        self.from_command_mode = False  # the keys being recorded began in command mode
         self.text = ""
 
     def attach(self, app: Application[Any]) -> None:
-        app.key_processor.after_key_press += lambda _: self._after_key(app)
+        app.key_processor.before_key_press += lambda _: self._before_key(app)
 
-    def _after_key(self, app: Application[Any]) -> None:
+    @staticmethod
+    def _idle(app: Application[Any]) -> bool:
+        """In command mode with nothing pending: the keys so far form a whole command."""
+        vi = app.vi_state
+        return (vi.input_mode == InputMode.NAVIGATION and vi.operator_func is None
+                and not app.key_processor.key_buffer and app.key_processor.arg is None
+                and not app.layout.is_searching)
+
+    def _before_key(self, app: Application[Any]) -> None:
         state = app.emacs_state
         if app.editing_mode != EditingMode.VI:
             if self.recording is not None and state.current_recording is self.recording:
                 state.current_recording = None
             self.recording = None
             return
+        idle = self._idle(app)
+        text = app.current_buffer.text
         if self.recording is None or state.current_recording is not self.recording:
             self.recording = state.current_recording = []
-            self.text = app.current_buffer.text
+            self.from_command_mode, self.text = idle, text
             return
-        vi = app.vi_state
-        idle = (vi.input_mode == InputMode.NAVIGATION and vi.operator_func is None
-                and not app.key_processor.key_buffer and app.key_processor.arg is None
-                and not app.layout.is_searching)
-        if not idle:
+        if idle:
+            self._close(text)
+
+    def _close(self, text: str) -> None:
+        """The keys since the last command are a whole command: keep them if a change."""
+        if self.recording is None:
             return
-        keys = [k for k in self.recording if isinstance(k.key, str)]
-        first = next((k.key for k in keys if not k.key.isdigit()), "")
-        text = app.current_buffer.text
-        if first in CHANGES and text != self.text:
-            self.last = list(self.recording)
+        if self.from_command_mode and text != self.text:
+            keys = [k.key for k in self.recording if isinstance(k.key, str)]
+            if next((k for k in keys if not k.isdigit()), "") in CHANGES:
+                self.last = list(self.recording)
         self.recording.clear()
-        self.text = text
+        self.from_command_mode, self.text = True, text
 
     def repeat(self, event: KeyPressEvent) -> None:
+        # (an Esc that ended the change may have been processed only with this key)
+        self._close(event.app.current_buffer.text)
         if self.last:
             event.app.key_processor.feed_multiple(list(self.last), first=True)
 

@@ -237,12 +237,12 @@ class TabCompletion:
             self._replace(buffer, found, found.insert(matches[0]))
         else:
             common = found.common(self._on("completion-ignore-case"))
-            if mode == "tab" or len(common) >= len(found.parts.raw):
-                self._replace(buffer, found, common)
             if mode == "!" or (mode == "@" and common == found.parts.raw):
-                await self._list(app, buffer, found)
+                await self._list(app, buffer, found)  # (readline shows the line as it was)
             elif mode == "tab" and app.editing_mode != EditingMode.VI:
                 self._bell(app)
+            if mode == "tab" or len(common) >= len(found.parts.raw):
+                self._replace(buffer, found, common)
         self.after = (buffer.text, buffer.cursor_position)
         self.changed = self.after != before
 

@@ -18,8 +18,9 @@ the line up to the cursor, that word unquoted, then every word as typed (COMP_WO
 (NUL-separated): ``o`` followed by the options in effect (``filenames`` when readline would
 treat the matches as file names), then one match a record, its kind first: ``d`` directory,
 ``l`` symbolic link to a directory, ``f`` other file, ``v`` variable (``u``: one whose value
-is a directory), ``t`` ``~user``, ``w`` any other word — sorted and without duplicates unless ``nosort``. Quoting, the common prefix
-and the listing are readline's part: swebash/shell/completion.py and interactive/tabcomplete.py.
+is a directory), ``t`` ``~user``, ``w`` any other word — sorted and without duplicates unless
+``nosort`` (in the C locale swebash sorts: option ``bytes``). Quoting, the common prefix and the
+listing are readline's part: swebash/shell/completion.py and interactive/tabcomplete.py.
 Nothing typed is ever evaluated (``~/…`` and ``$NAME/…`` complete on their value).
 """
 
