@@ -41,7 +41,7 @@ from prompt_toolkit.key_binding.bindings.named_commands import get_by_name
 from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
 
-from swebash.interactive.inputrc import RlBinding, changed_bindings, parse_dump
+from swebash.interactive.inputrc import RlBinding, changes, parse_variables, sections
 from swebash.interactive.keys import MacroKey
 from swebash.shell.session import ShellSession
 
@@ -104,13 +104,14 @@ class ReadlineBindings:
         self.apply(self.base_text, text if text is not None else self.base_text)
 
     def apply(self, base_text: str, now_text: str) -> None:
-        base, now = parse_dump(base_text), parse_dump(now_text)
-        old_mode = self.variables.get("editing-mode")
-        self.variables = dict(now.variables)
-        mode = self.variables.get("editing-mode")
-        if mode in ("vi", "emacs") and mode != (old_mode or base.variables.get("editing-mode")):
+        bindings, variables = changes(base_text, now_text)
+        old_mode = self.variables.get("editing-mode") or parse_variables(
+            sections(base_text).get(("-", "v"), [])).get("editing-mode")
+        self.variables = variables
+        mode = variables.get("editing-mode")
+        if mode in ("vi", "emacs") and mode != old_mode:
             self.set_mode(mode)
-        self.kb = self.build(changed_bindings(base, now))
+        self.kb = self.build(bindings)
 
     # ------------------------------------------------------------------ key bindings
 

@@ -42,6 +42,10 @@ def _width(text: str) -> int:
 def edit(old: str, old_cursor: int, new: str, new_cursor: int) -> str:
     """Plain characters that turn the shown ``old`` line (cursor at ``old_cursor``) into
     ``new`` with the cursor at ``new_cursor``."""
+    if old == new:  # the cursor moved
+        if new_cursor < old_cursor:
+            return "\b" * _width(new[new_cursor:old_cursor])
+        return new[old_cursor:new_cursor]
     same = 0
     while same < min(len(old), len(new)) and old[same] == new[same]:
         same += 1

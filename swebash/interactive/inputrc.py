@@ -123,21 +123,34 @@ def parse_listing_line(line: str) -> tuple[str, str, bool] | None:
     return keys, value.strip(), False
 
 
-def parse_dump(text: str) -> ReadlineState:
-    state = ReadlineState()
-    keymap, kind = "", ""
+def sections(text: str) -> dict[tuple[str, str], list[str]]:
+    """The dump's lines by (keymap, listing code)."""
+    out: dict[tuple[str, str], list[str]] = {}
+    lines: list[str] = []
     for line in text.splitlines():
         if line.startswith("#sb "):
             _, keymap, code = [*line.split(), "", ""][:3]
-            kind = "variables" if code == "v" else KINDS.get(code, "")
-            continue
-        if kind == "variables":
-            words = line.split(None, 2)
-            if len(words) == 3 and words[0] == "set":
-                state.variables[words[1]] = words[2]
-            continue
-        if not kind or keymap not in KEYMAPS:
-            continue
+            lines = out.setdefault((keymap, code), [])
+        else:
+            lines.append(line)
+    return out
+
+
+def parse_variables(lines: list[str]) -> dict[str, str]:
+    variables: dict[str, str] = {}
+    for line in lines:
+        words = line.split(None, 2)
+        if len(words) == 3 and words[0] == "set":
+            variables[words[1]] = words[2]
+    return variables
+
+
+def parse_bindings(keymap: str, code: str, lines: list[str]) -> list[RlBinding]:
+    kind = KINDS.get(code, "")
+    if not kind or keymap not in KEYMAPS:
+        return []
+    out = []
+    for line in lines:
         parsed = parse_listing_line(line)
         if parsed is None:
             continue
@@ -146,17 +159,31 @@ def parse_dump(text: str) -> ReadlineState:
             continue
         if kind != "function":  # the value is in key notation too (\" \\ \e \C-x)
             value = translate_keyseq(value)
-        state.bindings[(keymap, keys, kind)] = RlBinding(keymap, keys, kind, value)
+        out.append(RlBinding(keymap, keys, kind, value))
+    return out
+
+
+def parse_dump(text: str) -> ReadlineState:
+    state = ReadlineState()
+    for (keymap, code), lines in sections(text).items():
+        if code == "v":
+            state.variables.update(parse_variables(lines))
+        for binding in parse_bindings(keymap, code, lines):
+            state.bindings[(binding.keymap, binding.keys, binding.kind)] = binding
     return state
 
 
-def changed_bindings(base: ReadlineState, now: ReadlineState) -> list[RlBinding]:
-    """What the user's inputrc and ``bind`` calls changed: every binding readline has now that
-    it did not have, or had otherwise, before any inputrc (an unbound default is not seen)."""
-    return [binding for key, binding in now.bindings.items()
-            if base.bindings.get(key) != binding]
-
-
-def changed_variables(base: ReadlineState, now: ReadlineState) -> dict[str, str]:
-    return {name: value for name, value in now.variables.items()
-            if base.variables.get(name) != value}
+def changes(base_text: str, now_text: str) -> tuple[list[RlBinding], dict[str, str]]:
+    """What the user's inputrc and ``bind`` calls changed — every binding readline has now
+    that it did not have, or had otherwise, before any inputrc (an unbound default is not
+    seen) — and all the variables as they are now. Only changed lines are parsed."""
+    base = sections(base_text)
+    bindings: list[RlBinding] = []
+    variables: dict[str, str] = {}
+    for (keymap, code), lines in sections(now_text).items():
+        if code == "v":
+            variables = parse_variables(lines)
+            continue
+        before = set(base.get((keymap, code), ()))
+        bindings += parse_bindings(keymap, code, [ln for ln in lines if ln not in before])
+    return bindings, variables

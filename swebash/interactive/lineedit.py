@@ -44,6 +44,7 @@ class LineEditing:
                                              event.app, event.current_buffer, command),
                                          set_mode)
         self.tab = TabCompletion(session, self.readline.setting)
+        self.prompt_session: PromptSession[str] | None = None
 
     def _own(self, accept: Accept, set_mode: Callable[[str], None]) -> dict[str, Handler]:
         """The readline functions a binding may name that swebash implements itself."""
@@ -111,11 +112,18 @@ class LineEditing:
         return [*self.keys.processors(), self.tab.processor()]
 
     def attach(self, session: PromptSession[str]) -> None:
+        self.prompt_session = session
         self.keys.vi_repeat.attach(session.app)
 
     def before_prompt(self) -> None:
         self.readline.refresh()
         self.keys.before_prompt(self.session.slave)
+        if self.prompt_session is not None:
+            # the history is in the editor before the first key is read (↑, a prefix search
+            # typed at once would otherwise find nothing)
+            buffer = self.prompt_session.default_buffer
+            self.prompt_session.app.pre_run_callables.append(
+                buffer.load_history_if_not_yet_loaded)
 
     def interrupted(self) -> None:
         self.widgets.interrupted()

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import codecs
-import contextlib
 import os
+import select
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -163,46 +163,37 @@ class TabCompletion:
         parser = Vt100Parser(typed.append)
         fd = app.input.fileno()
 
-        def on_keys() -> None:  # Ctrl-C cancels; other keys wait for the result
+        def read_keys() -> None:  # Ctrl-C cancels; other keys wait for the result
             nonlocal cancelled
-            try:
-                data = os.read(fd, 1024)
-            except OSError:
-                data = b""
-            if not data:
-                loop.remove_reader(fd)
-                return
-            parser.feed(decoder.decode(data))
+            while _readable(fd):
+                try:
+                    data = os.read(fd, 1024)
+                except OSError:
+                    return
+                if not data:
+                    return
+                parser.feed(decoder.decode(data))
             for key in typed:
-                if key.key == Keys.ControlC and not cancelled:
+                if key.key != Keys.ControlC:
+                    later.append(key)
+                elif not cancelled:
                     cancelled = True
                     self.session.interrupt_helper()
-                elif key.key != Keys.ControlC:
-                    later.append(key)
             typed.clear()
 
-        async def spin() -> None:
-            await asyncio.sleep(SPINNER_AFTER)
-            self.spin = 0
-            while True:
+        # The terminal is polled rather than watched: prompt-toolkit's own reader may be
+        # attached again meanwhile (a Tab typed ahead runs before the prompt reads keys).
+        started = loop.time()
+        while not job.done():
+            await asyncio.wait([job], timeout=0.05)
+            read_keys()
+            if not job.done() and loop.time() - started >= SPINNER_AFTER:
+                self.spin = 0 if self.spin is None else self.spin + 1
                 app.invalidate()
-                await asyncio.sleep(0.1)
-                self.spin += 1
-
-        watching = False
-        with contextlib.suppress(OSError, ValueError, NotImplementedError):
-            loop.add_reader(fd, on_keys)
-            watching = True
-        spinner = loop.create_task(spin())
-        try:
-            found = await job
-        finally:
-            spinner.cancel()
-            self.spin = None
-            if watching:
-                loop.remove_reader(fd)
-            parser.flush()
-            later.extend(key for key in typed if key.key != Keys.ControlC)
+        self.spin = None
+        found = job.result()
+        parser.flush()
+        later.extend(key for key in typed if key.key != Keys.ControlC)
         if cancelled:
             await loop.run_in_executor(None, lambda: self.session.capture(
                 "__sb_complete_reset"))
@@ -263,6 +254,13 @@ class TabCompletion:
         async with in_terminal(render_cli_done=True):
             _show(lines, len(shown), limit, rows, self._on("page-completions")
                   or not self.setting("page-completions"))
+
+
+def _readable(fd: int) -> bool:
+    try:
+        return bool(select.select([fd], [], [], 0)[0])
+    except (OSError, ValueError):
+        return False
 
 
 def _has_fd(app: Application[Any]) -> bool:
