@@ -23,6 +23,7 @@ from tests.e2e.test_parity_e2e import BashTerm, after_prompts
 FZF_BINDINGS = Path("/usr/share/doc/fzf/examples/key-bindings.bash")
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 Pair = Callable[..., tuple[Term, Term]]
+CLEAR = ("\x15", "$")  # Ctrl-U on a line whose cursor is at its end: an empty prompt
 
 
 def answers_cpr(term: Term) -> Term:
@@ -104,14 +105,14 @@ def test_tab_completes_and_lists_like_bash(pair: Pair, work: Path) -> None:
     ours, theirs = pair()
     both(ours, theirs,
          "complete -W 'apple apricot banana' fruit\r",
-         ("fruit a\t", "$ fruit ap"), "\t", ("\t", "row:apple    apricot"), "\x15",
-         ("fruit \t\t", "row:apple    apricot  banana"), "\x15",
+         ("fruit a\t", "$ fruit ap"), "\t", ("\t", "row:apple    apricot"), CLEAR,
+         ("fruit \t\t", "row:apple    apricot  banana"), CLEAR,
          "_one() { compopt -o nospace; COMPREPLY=(word); }; complete -F _one one\r",
-         ("one \tX", "$ one wordX"), "\x15",
+         ("one \tX", "$ one wordX"), CLEAR,
          "complete -o filenames -W 'my\\ dir other' fl\r",
-         ("fl m\tX", "$ fl my\\ dir/X"), "\x15",
-         ("ls \"my d\tX", '$ ls "my dir"/X'), "\x15",
-         ("echo $HOM\tX", "$ echo $HOME/X"), "\x15",
+         ("fl m\tX", "$ fl my\\ dir/X"), CLEAR,
+         ("ls \"my d\tX", '$ ls "my dir"/X'), CLEAR,
+         ("echo $HOM\tX", "$ echo $HOME/X"), CLEAR,
          "cd my\t\r", "pwd\r")
     ours.wait_text("/work/my dir")
     assert after_prompts(ours)[1:] == after_prompts(theirs)[1:]
@@ -134,7 +135,7 @@ def test_inputrc_like_bash(pair: Pair, work: Path, env: dict[str, str]) -> None:
     ours, theirs = pair()
     both(ours, theirs, "echo one\r", "echo two\r", "true\r",
          ("ec\x1b[AX", "$ ecXho two"), "\r",
-         ("ls ma\t", "row:Makefile  main.c"), "\x15",
+         ("ls ma\t", "row:Makefile  main.c"), CLEAR,
          ("\x18q", "$ echo from-a-macro"), "\r")
     assert after_prompts(ours)[-9:] == after_prompts(theirs)[-9:]
     ours.wait_text("bash: ecXho: command not found")
