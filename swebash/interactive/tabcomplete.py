@@ -239,7 +239,6 @@ class TabCompletion:
 
     async def _list(self, app: Application[Any], buffer: Buffer, found: Completion) -> None:
         """The matches below the prompt line, which stays in the scrollback (as bash)."""
-        self.listed = True
         shown = [found.display(m) for m in found.matches]
         rows, cols = get_winsize(app.output.fileno()) if _has_fd(app) else (24, 80)
         width = int(self.setting("completion-display-width") or -1)
@@ -252,8 +251,8 @@ class TabCompletion:
         except ValueError:
             limit = 100
         async with in_terminal(render_cli_done=True):
-            _show(lines, len(shown), limit, rows, self._on("page-completions")
-                  or not self.setting("page-completions"))
+            self.listed = _show(lines, len(shown), limit, rows, self._on("page-completions")
+                                or not self.setting("page-completions"))
 
 
 def _readable(fd: int) -> bool:
@@ -282,7 +281,8 @@ def _key(prompt: str) -> str:
             return "n"
 
 
-def _show(lines: list[str], count: int, limit: int, rows: int, paging: bool) -> None:
+def _show(lines: list[str], count: int, limit: int, rows: int, paging: bool) -> bool:
+    """Readline's display of the matches; False when the user said no to seeing them."""
     if 0 < limit <= count:
         while True:
             answer = _key(f"Display all {count} possibilities? (y or n)")
@@ -292,7 +292,7 @@ def _show(lines: list[str], count: int, limit: int, rows: int, paging: bool) -> 
             if answer in ("n", "N", "\x7f", "\x03", "\x07"):
                 sys.stdout.write("\n")
                 sys.stdout.flush()
-                return
+                return False
     page = max(1, rows - 1)
     for shown, line in enumerate(lines):
         if paging and shown >= page:
@@ -306,3 +306,4 @@ def _show(lines: list[str], count: int, limit: int, rows: int, paging: bool) -> 
                 break
         sys.stdout.write(line + "\n")
     sys.stdout.flush()
+    return True
