@@ -35,14 +35,13 @@ from prompt_toolkit.filters import (
     vi_insert_mode,
     vi_navigation_mode,
 )
-from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.key_binding.bindings.named_commands import get_by_name
-from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
 
 from swebash.interactive.inputrc import RlBinding, changes, parse_variables, sections
 from swebash.interactive.keys import MacroKey
+from swebash.interactive.widgets import to_keys
 from swebash.shell.session import ShellSession
 
 Handler = Callable[[KeyPressEvent], None]
@@ -51,15 +50,6 @@ KEYMAP_FILTER: dict[str, Filter] = {"emacs": emacs_mode, "vi-insert": vi_insert_
 SIGNAL_KEYS = {Keys.ControlC, Keys.ControlZ, Keys.ControlBackslash}
 KIND_ORDER = {"function": 0, "macro": 1, "command": 2}  # a key's shell command wins
 DUMP_TIMEOUT = 2.0
-
-
-def to_keys(chars: str) -> list[KeyPress]:
-    """The keys prompt-toolkit sees when a terminal sends ``chars``."""
-    keys: list[KeyPress] = []
-    parser = Vt100Parser(keys.append)
-    parser.feed(chars)
-    parser.flush()
-    return keys
 
 
 class ReadlineBindings:

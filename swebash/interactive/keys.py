@@ -3,7 +3,8 @@
 * Ctrl-O (operate-and-get-next) runs the line and puts the next history line in the new
   prompt, with ↑/↓ going on from there.
 * Ctrl-Z and Ctrl-\\ do nothing: at bash's prompt the tty turns them into signals that an
-  interactive bash ignores (a readline binding for them only runs from a macro, as in bash).
+  interactive bash ignores (a readline binding for them only runs from a macro, as in bash);
+  a Ctrl-D from a macro on an empty line does not end the shell.
 * vi mode: ``/`` and ``?`` search the history and put the match in the line, cursor at its
   start, still in command mode (Enter then runs it); ``.`` repeats the last change, with the
   text it inserted.
@@ -28,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from prompt_toolkit import search
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.enums import EditingMode
 from prompt_toolkit.filters import (
@@ -208,6 +209,13 @@ class PromptKeys:
                 handler = macro_binding(event, char) if fed_by_macro(event) else None
                 if handler is not None:
                     handler(event)
+
+        @kb.add("c-d", filter=editing & Condition(
+            lambda: not get_app().current_buffer.text))
+        def _(event: KeyPressEvent) -> None:
+            # a macro ending in C-d (fzf's Alt-C restores the line with it) never exits
+            if not fed_by_macro(event):
+                event.app.exit(exception=EOFError, style="class:exiting")
 
         @kb.add("c-@", filter=emacs_mode & editing)
         @kb.add("escape", " ", filter=emacs_mode & editing)

@@ -21,10 +21,20 @@ from typing import Any
 from prompt_toolkit.application import Application, in_terminal
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.document import Document
+from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.key_binding.key_processor import KeyPress
 
 from swebash.interactive.keyqueue import hold_keys
 from swebash.shell.session import ShellSession
+
+
+def to_keys(chars: str) -> list[KeyPress]:
+    """The keys prompt-toolkit sees when a terminal sends ``chars``."""
+    keys: list[KeyPress] = []
+    parser = Vt100Parser(keys.append)
+    parser.feed(chars)
+    parser.flush()
+    return keys
 
 
 class EditorMark:
@@ -68,6 +78,9 @@ class Widgets:
             async with in_terminal():
                 data = self.session.run_on_terminal(
                     "__sb_widget", payload.encode("utf-8", "surrogateescape"))
+            typed = self.session.take_typeahead()  # keys typed as the widget ended
+            if typed:
+                later.extend(to_keys(typed.replace("\n", "\r")))
             new_line, new_point, new_mark = parse_answer(data, line, point, mark)
             if (new_line, new_point) != (line, point):
                 buffer.document = Document(new_line, new_point)
@@ -82,4 +95,4 @@ class Widgets:
     def interrupted(self) -> None:
         """Ctrl-C at the prompt: the user's INT trap, if any, runs (as bash runs it)."""
         if self.session.alive:
-            self.session.run_on_terminal("__sb_int_trap")
+            self.session.run_on_terminal("__sb_int_trap", keys=False)

@@ -1,12 +1,15 @@
-"""Readline's state in the session's bash (part of the rcfile, see bashinit.py).
+r"""Readline's state in the session's bash (part of the rcfile, see bashinit.py).
 
 The session's bash runs with ``--noediting``, but its readline still holds what ``bind`` and the
 inputrc files say; swebash's editor (prompt-toolkit) reads that back and applies it
 (interactive/bindings.py). So bash itself parses every ``bind`` form and every inputrc
 (``$include``, ``$if term=/mode=/Bash``), exactly as it would for its own editor:
 
-* Before the rc file, readline is initialised with no inputrc and its state is dumped to
-  ``rl-base``: what swebash compares the user's state with (only the differences are applied).
+* Before the rc file, readline is initialised with no inputrc but the system's
+  (``/etc/inputrc``) and its state is dumped to ``rl-base``: what swebash compares the user's
+  state with. Only the differences are applied: the user's own inputrc and ``bind`` calls,
+  never the system's key-sequence defaults (``"\e\e[C": forward-word`` would otherwise take
+  Alt-→ from swebash's suggestions).
 * The inputrc (``$INPUTRC``, else ``~/.inputrc``, else ``/etc/inputrc``, as readline looks) is
   read where bash reads it: at the first ``bind`` (which initialises readline in bash too), or
   after the rc file.
@@ -17,7 +20,8 @@ inputrc files say; swebash's editor (prompt-toolkit) reads that back and applies
 
 ``__sb_widget`` runs a ``bind -x`` command the way bash does, with READLINE_LINE, READLINE_POINT
 and READLINE_MARK from swebash's editor; it is run with the real terminal (fzf draws on it) and
-the new values come back through the helper fifo. ``__sb_int_trap`` runs the user's INT trap
+the new values come back through the helper fifo; keys typed after it are taken back by swebash
+(status marker and handover, as after a command). ``__sb_int_trap`` runs the user's INT trap
 when Ctrl-C is pressed at swebash's prompt, as bash does at its own.
 """
 
@@ -67,6 +71,9 @@ __sb_widget() {
   __sb_setstatus "$__sb_status"
   builtin eval -- "${__sb_w[0]-}" >&63 2>&63
   builtin printf '%s\0%s\0%s\0' "$READLINE_LINE" "$READLINE_POINT" "$READLINE_MARK"
+  # keys typed after the widget are swebash's: wait until it has taken them back
+  __sb_emit
+  __sb_handover
 }
 # readline's shell-expand-line (M-C-e, used by fzf's Alt-C): the line's expansions done, its
 # quotes kept (run as a widget, so command substitutions have the terminal)
@@ -87,8 +94,9 @@ __sb_int_trap() {
   __sb_setstatus 130
   builtin eval -- "${__sb_t[1]}" >&63 2>&63
 }
-if [[ ! -e $__sb_dir/rl-base ]]; then  # before the rc file: readline as it comes
+if [[ ! -e $__sb_dir/rl-base ]]; then  # before the rc file: readline as the system has it
   INPUTRC=/dev/null builtin bind -v >/dev/null 2>&1
+  [[ -r /etc/inputrc ]] && builtin bind -f /etc/inputrc >/dev/null 2>&1
   __sb_rl_dump > "$__sb_dir/rl-base"
 else  # after it: the inputrc (when no `bind` read it), and the state for swebash
   [[ -e $__sb_dir/rl-read ]] || __sb_rl_inputrc

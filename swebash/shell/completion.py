@@ -193,8 +193,8 @@ class Completion:
         if self.filenames and kind in "dlf":
             is_dir = kind == "d" or (kind == "l" and name == parts.words[-1].rstrip("/"))
             text = self._quoted(name.rstrip("/") if is_dir else name, unique)
-            if not unique:
-                return text
+            if not unique:  # (a menu entry: a directory keeps its "/")
+                return text + ("/" if is_dir and self.mark_directories else "")
             if is_dir:
                 return text + ("/" if self.mark_directories else "")
             if kind == "l":

@@ -482,11 +482,15 @@ class ShellSession(HelperCalls):
             collected += self._read_hidden()
             return bytes(collected)
 
-    def run_on_terminal(self, command: str, payload: bytes = b"") -> bytes | None:
+    def run_on_terminal(self, command: str, payload: bytes = b"", *,
+                        keys: bool = True) -> bytes | None:
         """Run a helper that owns the real terminal while it runs, as a command does (a
         ``bind -x`` widget: fzf draws its finder on it; the user's INT trap). ``payload`` is
         the private file ``termin``; the helper's answer comes through the fifo ($? and
-        history untouched). None if a stuck helper keeps bash busy."""
+        history untouched). ``keys``: typed keys go to the helper, and what it left unread
+        is taken back (``take_typeahead``) before bash reads another line — the helper ends
+        with a status marker and ``__sb_handover``, as a command. None if a stuck helper
+        keeps bash busy."""
         self.wait_ready()
         with self.lock:
             if not self._drain_hidden(5.0):
@@ -495,9 +499,9 @@ class ShellSession(HelperCalls):
             self._write_private("termin", payload)
             self._seq += 1
             wire = f" __sb_hidden {self._seq} {command}\n".encode()
-            wait = _Wait(self._seq, forward=True, handover=False, echo=EchoFilter(
+            wait = _Wait(self._seq, forward=keys, handover=keys, echo=EchoFilter(
                 expected_echo(wire)), sink=lambda data: write_all(self.stdout_fd, data))
-            wait.stdin_open = True  # keys typed now are the helper's (fzf's query)
+            wait.stdin_open = keys  # keys typed now are the helper's (fzf's query)
             copy_winsize(self.stdout_fd, self.master)
             write_all(self.master, wire)
             with raw_terminal(self.stdin_fd), forward_winch(self.stdout_fd, self.master):
