@@ -140,6 +140,8 @@ class TabCompletion:
     # ------------------------------------------------------------------ asking bash
 
     def _start(self, app: Application[Any], buffer: Buffer, mode: str) -> None:
+        if buffer.text.lstrip().startswith("?"):
+            return  # an AI question, not a command line
         document = buffer.document
         text, at_end = document.text_before_cursor, document.is_cursor_at_the_end
 
