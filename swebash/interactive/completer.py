@@ -1,9 +1,10 @@
-"""Tab completion in the line editor: the session's bash decides, readline's quoting applies.
+"""The completion menu (a third Tab after a listing, ``menu-complete``): the session's bash
+decides, readline's quoting applies.
 
-A candidate replaces the whole word under the cursor with what one Tab in bash would leave
-there (see ``swebash.shell.completion``), so the menu inserts exactly what a single Tab
-inserts. Completion runs in prompt-toolkit's completer thread; the session serialises its pty
-use with a lock, so background output keeps flowing while bash answers.
+Tab itself is readline's ``complete`` (tabcomplete.py). A menu entry replaces the whole word
+under the cursor with what Tab would leave there for that match (see
+``swebash.shell.completion``). It runs in prompt-toolkit's completer thread; the session
+serialises its pty use with a lock, so background output keeps flowing while bash answers.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from prompt_toolkit.document import Document
 from swebash.shell.completion import complete_line
 from swebash.shell.session import ShellSession
 
-TIMEOUT = 0.5  # a compspec slower than this is abandoned (the session recovers)
+TIMEOUT = 5.0  # a menu is not worth waiting longer for (Tab itself waits without limit)
 
 
 class ShellCompleter(Completer):

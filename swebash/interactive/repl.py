@@ -14,8 +14,7 @@ from typing import Any
 
 from prompt_toolkit import PromptSession, search
 from prompt_toolkit.application import run_in_terminal
-from prompt_toolkit.completion import CompleteEvent, ThreadedCompleter
-from prompt_toolkit.completion.base import get_common_complete_suffix
+from prompt_toolkit.completion import ThreadedCompleter
 from prompt_toolkit.enums import DEFAULT_BUFFER, EditingMode
 from prompt_toolkit.filters import has_focus, is_searching
 from prompt_toolkit.formatted_text import FormattedText
@@ -30,6 +29,7 @@ from swebash.interactive.eof import EofGuard
 from swebash.interactive.history import ShellHistory
 from swebash.interactive.histsync import HistorySync
 from swebash.interactive.idle import IdleOutput
+from swebash.interactive.lineedit import LineEditing, make_dumb
 from swebash.interactive.prompt import prompt_fragments
 from swebash.interactive.reexec import reexec_self
 from swebash.interactive.shell_builtins import EXIT, ShellBuiltins
@@ -68,11 +68,20 @@ class Repl:
         self.completer = ShellCompleter(session)
         # suggestions, colouring, history expansion, the user's prompt, ?fix (comfort.py)
         self.comfort = Comfort(config, session, history, self.color)
+        # Tab like bash, inputrc and bind, readline's keys (lineedit.py)
+        self.editing = LineEditing(session, self._accept_line, self._set_mode)
+        dumb = output is None and config.dumb_term
+        if dumb:
+            from swebash.interactive.dumb import DumbOutput
+
+            output = DumbOutput()
         self.prompt_session: PromptSession[str] = PromptSession(
             history=history,
             completer=ThreadedCompleter(self.completer),
             complete_while_typing=False,
-            key_bindings=merge_key_bindings([self._bindings(), self.comfort.bindings()]),
+            key_bindings=merge_key_bindings([self._bindings(), self.comfort.bindings(),
+                                             self.editing.key_bindings()]),
+            input_processors=self.editing.processors(),
             multiline=False,  # Ctrl-R searches in the prompt line, as in bash (Enter: ours)
             # a wrapped long line starts at the left edge, as in bash (nothing to copy along)
             prompt_continuation=lambda width, line, wrap: (
@@ -86,6 +95,9 @@ class Repl:
             input=input,
             output=output,
         )
+        self.editing.attach(self.prompt_session)
+        if dumb:
+            make_dumb(self.prompt_session, self.message, output)
 
     # ------------------------------------------------------------------ AI, lazily
 
@@ -114,29 +126,7 @@ class Repl:
         @kb.add("enter", filter=editing)
         @kb.add("c-j", filter=editing)
         def _(event: KeyPressEvent) -> None:
-            buffer = event.current_buffer
-            if self.session.needs_more_input(buffer.text):
-                buffer.insert_text("\n")
-            elif not self.comfort.intercept_enter(event):  # history expansion
-                buffer.validate_and_handle()
-
-        @kb.add("tab", filter=editing)
-        def _(event: KeyPressEvent) -> None:
-            # synchronous, as readline's Tab: keys typed after it (Enter) see its result
-            buffer = event.current_buffer
-            if buffer.complete_state:
-                buffer.complete_next()
-                return
-            found = list(self.completer.get_completions(
-                buffer.document, CompleteEvent(completion_requested=True)))
-            if len(found) == 1:
-                buffer.apply_completion(found[0])
-            elif found:
-                common = get_common_complete_suffix(buffer.document, found)
-                if common:
-                    buffer.insert_text(common)
-                else:
-                    buffer.start_completion(select_first=False)
+            self._accept_line(event)
 
         @kb.add("c-c", filter=editing)
         def _(event: KeyPressEvent) -> None:
@@ -178,6 +168,13 @@ class Repl:
 
         return kb
 
+    def _accept_line(self, event: KeyPressEvent) -> None:
+        buffer = event.current_buffer
+        if self.session.needs_more_input(buffer.text):
+            buffer.insert_text("\n")
+        elif not self.comfort.intercept_enter(event):  # history expansion
+            buffer.validate_and_handle()
+
     def _explain(self, text: str) -> None:
         try:
             self.ai.explain(text)
@@ -210,6 +207,7 @@ class Repl:
         if accept:
             self.next_default, default = default, self.queued.pop(0)
         self.comfort.refresh()
+        self.editing.before_prompt()  # inputrc/bind changes, stty echo
         self.prompt_session.editing_mode = self.builtins.mode
         try:
             line: str = self.prompt_session.prompt(self.message, default=default,
@@ -231,6 +229,7 @@ class Repl:
             except KeyboardInterrupt:
                 self.status = 130
                 self.session.set_next_status(130)
+                self.editing.interrupted()  # the user's INT trap, as at bash's prompt
                 continue
             except EOFError:  # Ctrl-D: bash's exit, as bash does (it prints "exit")
                 if self.eof.ignored():

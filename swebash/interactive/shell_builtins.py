@@ -3,8 +3,8 @@
 ``set -o vi|emacs`` switch prompt-toolkit's editing mode (bash's own readline would otherwise be
 switched on inside the session and read swebash's control lines); bash reports the request
 with a marker, also when it comes from the rc file or a compound line. ``set -o``/``set +o``
-show the editor's mode on the emacs/vi lines. ``bind`` is answered with one line: key
-bindings are prompt-toolkit's (README lists them). Exit: Ctrl-D is ``exit`` said to bash, so
+show the editor's mode on the emacs/vi lines. ``bind`` runs in bash, which keeps readline's
+state for swebash's editor (interactive/bindings.py). Exit: Ctrl-D is ``exit`` said to bash, so
 bash prints ``exit``, refuses once with "There are stopped jobs", and leaves running jobs alive
 (huponexit off); a second exit in a row leaves even with stopped jobs, which then get their
 hang-up from the kernel, as with bash.
@@ -20,10 +20,7 @@ from swebash.shell.session import ShellSession
 
 SET_MODE = re.compile(r"\s*set\s+([-+])o\s+(vi|emacs)\s*")
 SET_LIST = re.compile(r"\s*set\s+([-+])o\s*")
-BIND = re.compile(r"\s*bind(\s.*)?")
 EXIT = re.compile(r"\s*(exit|logout)(\s+\S+)?\s*")
-BIND_ANSWER = ("swebash: bind: key bindings belong to swebash's line editor (prompt-toolkit); "
-               "readline bindings are not used — `set -o vi` works, see README")
 
 
 class ShellBuiltins:
@@ -46,9 +43,6 @@ class ShellBuiltins:
         match = SET_LIST.fullmatch(line)
         if match:
             return self._list(match.group(1))
-        if BIND.fullmatch(line):
-            print(BIND_ANSWER)
-            return 0
         return None
 
     def _list(self, sign: str) -> int:

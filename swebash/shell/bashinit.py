@@ -327,7 +327,6 @@ builtin shopt -u expand_aliases
 AFTER_FUNCS = r"""
 (( __sb_aliases )) && builtin shopt -s expand_aliases
 builtin unset __sb_aliases
-[[ $(builtin declare -f bind) == *__sb_rc_bind* ]] && builtin unset -f bind
 __sb_editing ''
 __sb_ps1=${PS1-} __sb_ps2=${PS2-}
 if [[ -o history ]]; then __sb_userhist=1; builtin set +o history; else __sb_userhist=0; fi
@@ -403,7 +402,6 @@ def render(nonce: str, private_dir: str, rcfile: str | None, login: bool) -> str
         parts.append(PROFILES)
     if rcfile:
         quoted = shlex.quote(rcfile)
-        parts.append("bind() { : __sb_rc_bind; }  # readline bindings mean nothing here\n")
         parts.append(f"[[ -r {quoted} ]] && . {quoted}\n")
     # the rc file may have unset or broken our functions: define them again, aliases off
     parts += [AFTER_RC, FUNCS, bashstate.STATE_FUNCS, COMPLETE, AFTER_FUNCS]

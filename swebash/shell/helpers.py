@@ -53,27 +53,20 @@ class HelperCalls:
                 env[key.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
         return env
 
-    def complete_words(self, words: list[str], cur: str, line: str,
-                       timeout: float = 0.1) -> list[tuple[str, str]]:
-        """Bash's candidates for the last of ``words`` (as typed; ``cur`` is it unquoted):
-        (kind, text) with kind ``d`` directory, ``f`` file, ``v`` variable, ``w`` other."""
+    def complete_raw(self, words: list[str], cur: str, line: str, timeout: float = 0.1,
+                     comp_type: int = 9) -> bytes | None:
+        """Bash's answer for completing the last of ``words`` (as typed; ``cur`` is it
+        unquoted), in the format of bashcomplete.py; None on timeout."""
         if not self.alive:
-            return []
+            return None
         with self.lock:
-            payload = "\0".join([str(len(words) - 1), line, cur, *words]) + "\0"
+            payload = "\0".join([str(len(words) - 1), str(comp_type), line, cur, *words]) + "\0"
             self._write_private("cline", payload.encode("utf-8", "surrogateescape"))
             try:
-                data = self._hidden("__sb_complete", timeout)
+                return self._hidden("__sb_complete", timeout)
             finally:
                 with contextlib.suppress(OSError):
                     Path(self.dir, "cline").unlink()
-        if not data:
-            return []
-        seen: dict[tuple[str, str], None] = {}
-        for item in data.decode("utf-8", "replace").splitlines():
-            if len(item) > 1:
-                seen.setdefault((item[0], item[1:]), None)
-        return list(seen)
 
     def complete(self, text_before_cursor: str, timeout: float = 0.1) -> list[str]:
         """What one Tab would insert for each candidate (quoted, ``/`` after directories)."""

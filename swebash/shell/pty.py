@@ -135,8 +135,11 @@ def take_pending_input(fd: int) -> bytes:
     cc[termios.VMIN], cc[termios.VTIME] = 0, 0
     quick[6] = cc
     chunks: list[bytes] = []
+    flags = fcntl.fcntl(fd, fcntl.F_GETFL)
     try:
         termios.tcsetattr(fd, termios.TCSANOW, quick)
+        # (non-blocking too: a read with VMIN=0 was seen to block right after a helper)
+        fcntl.fcntl(fd, fcntl.F_SETFL, flags | os.O_NONBLOCK)
         while True:
             chunk = os.read(fd, 4096)
             if not chunk:
@@ -145,6 +148,8 @@ def take_pending_input(fd: int) -> bytes:
     except (OSError, termios.error):
         pass
     finally:
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(fd, fcntl.F_SETFL, flags)
         with contextlib.suppress(OSError, termios.error):
             termios.tcsetattr(fd, termios.TCSANOW, saved)
     return b"".join(chunks)

@@ -129,6 +129,7 @@ class ShellSession(HelperCalls):
         self._cmdline = b""
         self._exec_checked = 0.0
         self._shown_later = bytearray()  # output that arrived during a hidden helper
+        self._interrupted = False  # interrupt_helper stopped the running helper
         self._launch(cwd)
         # however swebash ends (a SIGHUP while it is still starting, too): bash hung up, the
         # private dir removed
@@ -546,8 +547,46 @@ class ShellSession(HelperCalls):
             if status is None:
                 self._pending_hidden = seq
                 return None
+            if self._interrupted:  # bash's newline after the job interrupt_helper stopped
+                self._interrupted = False
+                if self._shown_later.endswith(b"\r\n"):
+                    del self._shown_later[-2:]
             collected += self._read_hidden()
             return bytes(collected)
+
+    def run_on_terminal(self, command: str, payload: bytes = b"", *,
+                        keys: bool = True) -> bytes | None:
+        """Run a helper that owns the real terminal while it runs, as a command does (a
+        ``bind -x`` widget: fzf draws its finder on it; the user's INT trap). ``payload`` is
+        the private file ``termin``; the helper's answer comes through the fifo ($? and
+        history untouched). ``keys``: typed keys go to the helper, and what it left unread
+        is taken back (``take_typeahead``) before bash reads another line — the helper ends
+        with a status marker and ``__sb_handover``, as a command. None if a stuck helper
+        keeps bash busy."""
+        self.wait_ready()
+        with self.lock:
+            if not self._drain_hidden(5.0):
+                return None
+            self._read_hidden()
+            self._write_private("termin", payload)
+            self._seq += 1
+            wire = f" __sb_hidden {self._seq} {command}\n".encode()
+            wait = _Wait(self._seq, forward=keys, handover=keys, echo=EchoFilter(
+                expected_echo(wire)), sink=lambda data: write_all(self.stdout_fd, data))
+            wait.stdin_open = keys  # keys typed now are the helper's (fzf's query)
+            wait.swallow, self._readline_next = self._readline_next, False
+            copy_winsize(self.stdout_fd, self.master)
+            write_all(self.master, wire)
+            with raw_terminal(self.stdin_fd), forward_winch(self.stdout_fd, self.master):
+                self._pump(wait, None)
+            return self._read_hidden()
+
+    def interrupt_helper(self) -> None:
+        """Interrupt a slow helper (a completion function) from another thread, as a Ctrl-C
+        typed on the pty would, without the tty echoing ``^C``."""
+        self._interrupted = True
+        with contextlib.suppress(OSError):
+            os.killpg(os.tcgetpgrp(self.master), signal.SIGINT)
 
     def _pump_hidden(self, wait: _Wait, timeout: float, collected: bytearray) -> int | None:
         deadline = time.monotonic() + timeout

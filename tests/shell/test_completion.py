@@ -18,7 +18,7 @@ GIT_COMPLETION = Path("/usr/share/bash-completion/completions/git")
 @pytest.mark.skipif(shutil.which("git") is None or not GIT_COMPLETION.exists(),
                     reason="git or its bash completion file is not installed")
 def test_git_subcommands_from_the_git_completion_file(shell: Harness) -> None:
-    found = shell.session.complete("git che", timeout=5)
+    found = [word.rstrip() for word in shell.session.complete("git che", timeout=5)]
     assert {"checkout", "cherry", "cherry-pick"} <= set(found)
     assert all(word.startswith("che") for word in found)
 
@@ -29,7 +29,7 @@ def test_completion_file_found_in_the_users_data_dir(shell: Harness, hermetic_en
     (completions / "frobnicate").write_text(
         "_frob() { COMPREPLY=($(compgen -W 'start stop status' -- \"$2\")); }\n"
         "complete -F _frob frobnicate\n")
-    assert shell.session.complete("frobnicate st", timeout=5) == ["start", "stop", "status"]
+    assert shell.session.complete("frobnicate st", timeout=5) == ["start", "status", "stop"]
 
 
 def test_slow_compspec_gives_up_without_blocking_and_the_session_recovers(
@@ -73,7 +73,10 @@ def test_completion_alone_and_with_the_systems_bash_completion(
         assert session.complete("cd my", timeout=5) == ["my\\ dir/"]
         assert session.complete("ls file\\ w", timeout=5) == ["file\\ with\\ space "]
         assert session.complete('ls "file w', timeout=5) == ['"file with space" ']
-        assert session.complete("echo ${HOM", timeout=5) == ["${HOME}"]
+        # bash alone looks at the value ($HOME is a directory); bash-completion's answer
+        # is a plain word
+        assert session.complete("echo ${HOM", timeout=5) == (
+            ["${HOME}/"] if system == "without" else ["${HOME} "])
         assert session.complete("cat $HOME/.only-he", timeout=5) == ["$HOME/.only-here "]
     finally:
         session.close()
