@@ -101,9 +101,10 @@ def test_background_output_at_an_idle_prompt_and_no_job_blocks(pair: Pair, tmp_p
     for name, term in (("ours", ours), ("theirs", theirs)):
         done = tmp_path / f"done-{name}"
         term.wait_prompt()
-        term.send(f"(seq 1 200000; echo bg-finished; : > {done}) &\r")
-        term.wait_text("bg-finished", timeout=60)  # nothing typed meanwhile
-        term.wait_for(lambda t, d=done: d.exists(), what="the job's last step")
+        # the marker is computed, so the typed line itself never matches it
+        term.send(f"(seq 1 200000; echo bg-$((6*7))-finished; : > {done}) &\r")
+        term.wait_text("bg-42-finished", timeout=90)  # nothing typed meanwhile
+        term.wait_for(lambda t, d=done: d.exists(), 30, "the job's last step")
     assert "__sb" not in ours.text()
 
 
