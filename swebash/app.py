@@ -54,7 +54,9 @@ def build_ai_service(config: Config, context: TerminalContext | None = None,
         mcp=platform.mcp,
         user_instructions=config.paths.user_instructions,
         compact_after_bytes=config.sessions.compact_after_bytes,
-        sandbox=OsSandbox(config.sandbox, home=str(config.paths.home), environ=config.environ),
+        sandbox=OsSandbox(config.sandbox, home=str(config.paths.home), environ=config.environ,
+                          protect=(config.paths.config_dir, config.paths.state_dir),
+                          state_dir=config.paths.state_dir if config.paths.persistent else None),
     )
 
 
@@ -64,8 +66,8 @@ def noninteractive_confirm(yes: bool, yes_dangerous: bool) -> ConfirmHook | None
         return None
 
     async def hook(request: ConfirmRequest) -> ConfirmAnswer:
-        if request.kind == "sandbox_retry":
-            return ConfirmAnswer.NO  # --yes never lifts the sandbox: the model is told why
+        if request.kind != "run":
+            return ConfirmAnswer.NO  # --yes never lifts the sandbox nor opens a new domain
         if request.verdict.dangerous and not yes_dangerous:
             return ConfirmAnswer.NO
         return ConfirmAnswer.YES

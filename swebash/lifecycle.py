@@ -8,7 +8,11 @@ same as `exit` and every cleanup runs; further signals are ignored while that ha
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
 import signal
+import tempfile
 import threading
 from collections.abc import Iterable
 from types import FrameType
@@ -44,3 +48,69 @@ def restore_signals(saved: Saved) -> None:
         except (OSError, ValueError):
             pass
     saved.clear()
+
+
+# ---------------------------------------------------------------------------- private temp dirs
+#
+# A private temp dir is named after its owner: ``<prefix><pidns>.<pid>.<start>-XXXXXXXX``, the
+# pid namespace's inode, the pid and the process's start time (clock ticks since boot, from
+# /proc/PID/stat). swebash removes its dirs on the way out; one that a SIGKILL left behind is
+# removed by the next swebash to start — only when it is ours (uid), a real directory, named
+# this way, from our pid namespace, and its owner is dead (no such pid, or a pid reused by a
+# process that started at another time). Nothing else is ever touched.
+
+PRIVATE_PREFIXES = ("swebash-", "swebash-sandbox-")
+_OWNER = re.compile(r"^(swebash-(?:sandbox-)?)(\d+)\.(\d+)\.(\d+)-[A-Za-z0-9_]+$")
+_cleaned: list[bool] = []
+
+
+def _start_time(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return int(handle.read().rsplit(b")", 1)[1].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _pid_namespace() -> int:
+    try:
+        return os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return 0
+
+
+def private_dir(prefix: str = "swebash-") -> str:
+    """A new 0700 temp dir that names its owner (this process); stale ones are cleaned first."""
+    if not _cleaned:
+        _cleaned.append(True)
+        clean_stale_private_dirs()
+    me = os.getpid()
+    owner = f"{prefix}{_pid_namespace()}.{me}.{_start_time(me) or 0}-"
+    return tempfile.mkdtemp(prefix=owner)
+
+
+def clean_stale_private_dirs(where: str | None = None) -> list[str]:
+    """Remove the private dirs whose owner is dead (see above); returns what was removed."""
+    folder = where or tempfile.gettempdir()
+    removed: list[str] = []
+    namespace = str(_pid_namespace())
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        found = _OWNER.match(entry.name)
+        if found is None or found.group(2) != namespace:
+            continue
+        try:
+            if not entry.is_dir(follow_symlinks=False) or \
+                    entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                continue
+        except OSError:
+            continue
+        pid, start = int(found.group(3)), int(found.group(4))
+        if _start_time(pid) == start:
+            continue  # its owner is alive
+        shutil.rmtree(entry.path, ignore_errors=True)
+        removed.append(entry.path)
+    return removed

@@ -338,8 +338,9 @@ async def _offer_rerun(agent: Agent, runnable: list[_Prepared], ctx: ToolContext
     """A call the sandbox stopped: ask once, in call order, whether to run it again outside
     (y/N only — never remembered, whatever the answer); the model reads what happened."""
     for p in runnable:
-        if p.blocked is None or p.tool is None or ctx.sandbox is None:
-            continue
+        if p.blocked is None or p.tool is None or ctx.sandbox is None or \
+                '"sandbox_rerun": false' in (p.result or ""):
+            continue  # (not when a person already refused what the command needed)
         subject = p.tool.gate_subject(p.args)
         answer = ConfirmAnswer.NO
         if confirm is not None:
@@ -353,7 +354,7 @@ async def _offer_rerun(agent: Agent, runnable: list[_Prepared], ctx: ToolContext
                                   "asked). Do not try to work around the sandbox.")
             continue
         yield ToolExecuting(p.call.name, p.call.id)
-        await _execute(agent, p, dataclasses.replace(ctx, sandbox=None))
+        await _execute(agent, p, dataclasses.replace(ctx, sandbox=ctx.sandbox.outside()))
         p.approved_by = "user-unsandboxed"
         p.summary += " · rerun outside the sandbox"
         p.result = _with_note(p.result, "the sandbox stopped the first run; the user approved "

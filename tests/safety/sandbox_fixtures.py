@@ -64,9 +64,10 @@ def available(backend: str) -> str | None:
     return None if sandbox_landlock.abi_version() >= 4 else "no Landlock ABI >= 4 here"
 
 
-def make_sandbox(world: World, backend: str, *, network: bool = False,
-                 mode: str = "auto") -> OsSandbox:
-    return OsSandbox(SandboxConfig(mode=mode, backend=backend, network=network),
+def make_sandbox(world: World, backend: str, *, network: str = "off",
+                 mode: str = "auto", allow: tuple[str, ...] = ()) -> OsSandbox:
+    return OsSandbox(SandboxConfig(mode=mode, backend=backend, network=network,
+                                   allow_domains=allow),
                      home=str(world.home), environ=world.env)
 
 
@@ -74,7 +75,7 @@ def run(command: str, world: World, sandbox: OsSandbox | None, *,
         cwd: Path | None = None, timeout: int = 20) -> dict[str, Any]:
     """Run ``command`` through the real tool; the parsed result plus ``blocked``."""
     ctx = ToolContext(cwd=str(cwd or world.work), env=world.env, config=ToolConfig(),
-                      sandbox=sandbox if sandbox is not None and sandbox.backend() else None)
+                      sandbox=sandbox)
 
     async def go() -> dict[str, Any]:
         output = await ExecuteCommandTool().execute(

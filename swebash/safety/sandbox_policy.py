@@ -1,0 +1,260 @@
+"""What a sandboxed command may read and write: one policy, computed per command.
+
+* reads: everything, except the secret places of the path guard (``paths.SECRET_HOME_DIRS`` /
+  ``SECRET_HOME_FILES`` under $HOME, histories and other secret-looking names at the top of
+  $HOME and anywhere in the working tree, system secrets, agent and container sockets);
+* writes: the working tree (the git root when inside a repository) and a private temp dir;
+  inside the tree ``.git`` as a whole and shell startup files stay read-only (they run code
+  later, outside the sandbox);
+* when the tree is $HOME or holds it, $HOME's own level is list-only and every dot entry at the
+  top of $HOME (rc files, ``~/.config`` with swebash's and git's configuration, ``~/.local/bin``,
+  autostart, systemd user units, …) stays read-only, except ``~/.cache``; so does ``~/bin``.
+  Admitting the known good (the user's own folders) rather than listing what runs code: any
+  dot entry may be sourced by an rc file (``~/.cargo/env``, ``~/.nvm/nvm.sh``).
+
+``carve`` turns "this tree minus these paths" into the trees both backends grant whole: a path
+is granted when nothing excluded lies below it, else its own level stays read-only and its
+entries are carved in turn. A missing excluded path therefore cannot be created either.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import os
+import stat
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from swebash.safety.paths import (
+    RC_FILES,
+    SECRET_HOME_DIRS,
+    SECRET_HOME_FILES,
+    secret_reason,
+    within,
+)
+from swebash.workspace import git_root
+
+SYSTEM_SECRETS = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-",
+                  "/etc/sudoers", "/etc/sudoers.d", "/etc/ssl/private", "/etc/wireguard",
+                  "/etc/NetworkManager/system-connections", "/run/secrets", "/var/run/secrets",
+                  "/var/lib/secrets", "/etc/ssh/ssh_host_*key", "/etc/*.keytab",
+                  # sockets that hand out power outside the sandbox (docker = root, the user
+                  # bus can start services, the agent signs with the user's keys)
+                  "/run/docker.sock", "/var/run/docker.sock", "/run/podman",
+                  "/run/containerd/containerd.sock")
+SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache",
+                       ".ruff_cache", ".pytest_cache", ".tox", ".nox", "target", ".cache"})
+SCAN_BUDGET = 4000  # directory entries looked at for secret-looking names in the working tree
+MAX_HIDDEN = 400
+MAX_CARVED = 400
+SOCKET_VARS = ("SSH_AUTH_SOCK", "XDG_RUNTIME_DIR", "GPG_AGENT_INFO", "DBUS_SESSION_BUS_ADDRESS",
+               "DOCKER_HOST", "CONTAINER_HOST")
+SHARED_DIRS = frozenset({"", "/tmp", "/var/tmp", "/dev/shm", "/run", "/var/run", "/home"})
+NESTED_SECRETS = tuple(r.lower() for r in SECRET_HOME_DIRS + SECRET_HOME_FILES if "/" in r)
+HOME_WRITABLE_DOT = frozenset({".cache"})  # the one dot entry of $HOME a command may change
+HOME_READONLY = ("bin",)  # on PATH in many distributions' .profile
+# Variables that lead to a server outside the sandbox (a terminal multiplexer, a session bus,
+# a display, an editor, an agent): not passed in. Any variable naming an existing socket, or a
+# ``unix:`` address, is dropped as well (``session_env``).
+SESSION_VARS = frozenset({
+    "TMUX", "TMUX_PANE", "STY", "DBUS_SESSION_BUS_ADDRESS", "DBUS_SYSTEM_BUS_ADDRESS",
+    "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "SSH_AUTH_SOCK", "SSH_AGENT_PID",
+    "GPG_AGENT_INFO", "XDG_RUNTIME_DIR", "KITTY_LISTEN_ON", "KITTY_WINDOW_ID",
+    "WEZTERM_UNIX_SOCKET", "NVIM", "NVIM_LISTEN_ADDRESS", "VIMRUNTIME_SERVER",
+    "EMACS_SOCKET_NAME", "VSCODE_IPC_HOOK_CLI", "VSCODE_GIT_IPC_HANDLE", "VSCODE_IPC_HOOK",
+    "SWAYSOCK", "I3SOCK", "HYPRLAND_INSTANCE_SIGNATURE", "ZELLIJ", "ZELLIJ_SESSION_NAME",
+    "NOTIFY_SOCKET", "DOCKER_HOST", "CONTAINER_HOST", "PODMAN_HOST", "SESSION_MANAGER",
+    "GNOME_KEYRING_CONTROL", "KRB5CCNAME", "PULSE_SERVER", "PIPEWIRE_REMOTE"})
+PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy")
+NO_PROXY_VARS = ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy")
+
+
+@dataclass(frozen=True)
+class Policy:
+    root: str  # the working tree ("/" when the command runs outside any)
+    writable: tuple[str, ...]  # trees granted whole (carved), the temp dir included
+    readonly: tuple[str, ...]  # existing paths inside them kept read-only (bubblewrap)
+    hidden: tuple[str, ...]  # every secret place found (bubblewrap masks them all)
+    network: str  # "off" | "proxy" | "on"
+    tmpdir: str
+    # Landlock: the home and system secrets alone (it cannot hide a secret-looking name inside
+    # a tree it lets the command write, but keeps these out even when the tree holds them), and
+    # the writable trees carved around them
+    guarded: tuple[str, ...] = ()
+    landlock_writable: tuple[str, ...] = ()
+    home_protected: bool = False  # the tree is or holds $HOME: its dot entries are read-only
+
+
+def work_root(cwd: str) -> str:
+    """The git root above ``cwd`` (a ``.git`` directory or file), else ``cwd`` itself."""
+    path = os.path.realpath(cwd)
+    return git_root(path) or path
+
+
+def secret_name(rel: str) -> bool:
+    """Whether a relative path's *names* mark it secret (judged away from any real location,
+    so a project under /root is not secret as a whole)."""
+    low = rel.strip("/").lower()
+    if any(f"/{m}/" in f"/{low}/" for m in NESTED_SECRETS):
+        return True
+    return any(name_is_secret(part) for part in low.split("/"))
+
+
+@functools.lru_cache(maxsize=16384)
+def name_is_secret(name: str) -> bool:
+    # the path guard's judgement of one name; cached, since a scan meets the same names again
+    return secret_reason("/w/" + name, "/nonexistent-home") is not None
+
+
+def home_secrets(home: str, environ: Mapping[str, str]) -> list[str]:
+    found = [os.path.join(home, rel) for rel in SECRET_HOME_DIRS + SECRET_HOME_FILES]
+    try:
+        found += [e.path for e in os.scandir(home) if secret_name(e.name)]
+    except OSError:
+        pass
+    for pattern in SYSTEM_SECRETS:
+        found += glob.glob(pattern) if "*" in pattern else [pattern]
+    for name in SOCKET_VARS:
+        value = environ.get(name, "")
+        value = value.removeprefix("unix:path=").removeprefix("unix://")
+        value = value.split(",")[0].split(":")[0]
+        if value.startswith("/") and value.rstrip("/") not in SHARED_DIRS:
+            found.append(value)
+    return found
+
+
+def tree_secrets(root: str, budget: int = SCAN_BUDGET) -> list[str]:
+    """Secret-looking files and directories in the working tree, breadth first, bounded."""
+    found: list[str] = []
+    queue = [root]
+    while queue and budget > 0:
+        folder = queue.pop(0)
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            budget -= 1
+            rel = os.path.relpath(entry.path, root)
+            if secret_name(rel):
+                found.append(entry.path)
+            elif entry.is_dir(follow_symlinks=False) and entry.name not in SKIP_DIRS:
+                queue.append(entry.path)
+    return found
+
+
+def readonly_in_tree(root: str) -> list[str]:
+    """Paths in the working tree that run code later, outside the sandbox: ``.git`` whole (so
+    it can be neither renamed nor replaced, nor a hook or a ``commondir`` added) and startup
+    files."""
+    names = [".git", *sorted(RC_FILES)]
+    return [p for p in (os.path.join(root, n) for n in names) if os.path.lexists(p)]
+
+
+def home_excluded(home: str, extra: Iterable[str] = ()) -> list[str]:
+    """What stays read-only when the tree is $HOME or holds it (see the module docstring)."""
+    found = [os.path.join(home, name) for name in HOME_READONLY]
+    try:
+        found += [e.path for e in os.scandir(home)
+                  if e.name.startswith(".") and e.name not in HOME_WRITABLE_DOT]
+    except OSError:
+        pass
+    return found + [p for p in extra if p]
+
+
+def carve(root: str, excluded: Sequence[str], budget: list[int] | None = None) -> list[str]:
+    """The largest trees under ``root`` that hold nothing ``excluded`` (see module docstring).
+
+    Symlinks are not followed (what they point to is judged where it is); past ``MAX_CARVED``
+    trees the rest stays read-only."""
+    budget = budget if budget is not None else [MAX_CARVED]
+    inside = [x for x in excluded if within(x, root)]
+    if not inside:
+        budget[0] -= 1
+        return [root] if budget[0] >= 0 else []
+    if root in inside:
+        return []
+    try:
+        entries = sorted(e.path for e in os.scandir(root) if not e.is_symlink())
+    except OSError:
+        return []
+    found: list[str] = []
+    for entry in entries:
+        found += carve(entry, inside, budget)
+    return found
+
+
+def maskable(path: str, root: str, tmp: str) -> bool:
+    """A secret place is masked unless that would hide the working tree or the temp dir (it
+    holds them: the user chose to work there); secrets *inside* the tree are masked."""
+    if within(path, tmp):
+        return False
+    return not any(place != "/" and within(place, path) for place in (root, tmp))
+
+
+def real_existing(paths: Sequence[str]) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for path in paths:
+        if os.path.lexists(path):
+            real = os.path.realpath(path)
+            if real not in ("/", "/dev", "/proc") and not real.startswith(("/dev/", "/proc/")):
+                seen[real] = None
+    # a path inside an already hidden directory needs no mount of its own
+    ordered = sorted(seen)
+    kept = [p for i, p in enumerate(ordered)
+            if not any(p.startswith(q + "/") for q in ordered[:i])]
+    return tuple(kept[:MAX_HIDDEN])
+
+
+def build_policy(cwd: str, home: str, environ: Mapping[str, str], tmp: str, network: str,
+                 protect: Sequence[str] = ()) -> Policy:
+    """The policy for a command started in ``cwd``; ``protect``: swebash's own configuration
+    and state directories, read-only wherever they are."""
+    root = work_root(cwd)
+    secrets = home_secrets(home, environ)
+    guarded = tuple(p for p in real_existing(secrets) if maskable(p, root, tmp))
+    readonly: list[str] = []
+    excluded = [os.path.realpath(p) for p in protect]
+    trees: list[str] = []
+    home_protected = False
+    if root != "/":
+        secrets += tree_secrets(root)
+        readonly = readonly_in_tree(root)
+        if within(home, root):
+            home_protected = True
+            excluded += home_excluded(home)
+        trees = carve(root, excluded)
+        readonly = [p for p in readonly if any(within(p, t) for t in trees)]
+    hidden = tuple(p for p in real_existing(secrets) if maskable(p, root, tmp))
+    landlock = (carve(root, [*excluded, *guarded]) if root != "/" else []) + [tmp]
+    return Policy(root, (*trees, tmp), tuple(readonly), hidden, network, tmp, guarded,
+                  tuple(landlock), home_protected)
+
+
+def session_env(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` without the ways to a server outside the sandbox (``SESSION_VARS``, and any
+    variable whose value is a ``unix:`` address or names an existing socket)."""
+    kept = {}
+    for name, value in env.items():
+        if name in SESSION_VARS or value.startswith(("unix:", "unix://")):
+            continue
+        if value.startswith("/") and len(value) < 4096 and is_socket(value):
+            continue
+        kept[name] = value
+    return kept
+
+
+def is_socket(path: str) -> bool:
+    try:
+        return stat.S_ISSOCK(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def proxy_env(env: Mapping[str, str], port: int) -> dict[str, str]:
+    """Every HTTP(S) client pointed at the proxy, with no exception list."""
+    out = {k: v for k, v in env.items() if k not in NO_PROXY_VARS}
+    url = f"http://127.0.0.1:{port}"
+    out.update(dict.fromkeys(PROXY_VARS, url))
+    return out

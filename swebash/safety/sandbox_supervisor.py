@@ -1,0 +1,452 @@
+"""The supervisor: one small process that starts every AI tool command, and ends them all.
+
+Design note. Problem: a command the AI runs must not outlive swebash — nor its background
+children, nor when swebash is killed with SIGKILL — and processes it leaves behind must be reaped
+when it ends. What does not work: ``PR_SET_PDEATHSIG`` on the command (it fires when the *thread*
+that forked it exits — swebash starts commands from worker threads — and reaches one process,
+not its children); a process group (a child leaves it with ``setsid``); cleanup in swebash's
+exit path (SIGKILL skips it); forking from swebash to set things up (it has threads).
+
+Chosen approach. swebash starts this process once (``python -I``, standard library only),
+connected by a ``SOCK_SEQPACKET`` socketpair. It is single-threaded, so forking is cheap and
+safe, and it is a child subreaper. For each command it forks a *per-command supervisor* (a
+subreaper too) that forks the command: new session, output on the pipes swebash passed over
+the socket, stdin ``/dev/null``, every other descriptor closed, the confinement applied
+(``sandbox_confine``), exec. When the command's first process exits, its supervisor kills
+everything it left behind — orphans are reparented to it, whatever sessions they made — reports
+the status and the audit's records (``sandbox_audit``), and exits. When swebash goes away by any
+means the socket reaches end-of-file: every per-command supervisor gets SIGTERM and kills its
+tree, and this process exits. A per-command supervisor whose parent dies gets SIGTERM too
+(``PR_SET_PDEATHSIG``, set in a single-threaded process, where it means what it says).
+
+With the bubblewrap backend and the network proxy, this process also creates, once, the user and
+network namespace the commands share (``make_netns``): only a loopback, on which it listens for
+the proxy; the listening socket goes to swebash, which serves it.
+
+Messages are JSON (a memfd carries a large one); see ``sandbox_process`` for the other end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import fcntl
+import json
+import os
+import select
+import signal
+import socket
+import struct
+import sys
+import time
+from typing import Any
+
+from swebash.safety import sandbox_audit, sandbox_confine
+
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
+CLONE_NEWUSER, CLONE_NEWNET = 0x10000000, 0x40000000
+SIOCSIFFLAGS, IFF_UP, IFF_RUNNING = 0x8914, 0x1, 0x40
+MAX_MESSAGE = 1 << 16
+MAX_FDS = 8
+KILL_ROUNDS = 200
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def prctl(option: int, value: int) -> None:
+    _libc.prctl(option, value, 0, 0, 0)
+
+
+def send(ctl: socket.socket, message: dict[str, Any], fds: list[int] | None = None) -> None:
+    data = json.dumps(message).encode()
+    memfd = -1
+    if len(data) > MAX_MESSAGE // 2:
+        memfd = os.memfd_create("swebash-message", os.MFD_CLOEXEC)
+        os.write(memfd, data)
+        data, fds = b'{"memfd": true}', [*(fds or []), memfd]
+    try:
+        socket.send_fds(ctl, [data], fds or [])
+    finally:
+        if memfd >= 0:
+            os.close(memfd)
+
+
+def receive(ctl: socket.socket) -> tuple[dict[str, Any] | None, list[int]]:
+    """The next message and the descriptors it carried; (None, []) at end of file."""
+    data, fds, _flags, _addr = socket.recv_fds(ctl, MAX_MESSAGE, MAX_FDS)
+    if not data:
+        for fd in fds:
+            os.close(fd)
+        return None, []
+    message: dict[str, Any] = json.loads(data)
+    if message.get("memfd"):
+        memfd = fds.pop()
+        try:
+            size = os.fstat(memfd).st_size
+            message = json.loads(os.pread(memfd, size, 0))
+        finally:
+            os.close(memfd)
+    return message, fds
+
+
+# ---------------------------------------------------------------------------- processes
+
+
+def children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(p) for p in handle.read().split()]
+    except (OSError, ValueError):
+        found = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as handle:
+                        stat = handle.read()
+                    if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+                except (OSError, ValueError, IndexError):
+                    continue
+        return found
+
+
+def reap_all() -> list[tuple[int, int]]:
+    """Collect every exited child without blocking."""
+    done: list[tuple[int, int]] = []
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return done
+        if pid == 0:
+            return done
+        done.append((pid, status))
+
+
+def kill_tree(leader: int | None, keep: frozenset[int] = frozenset()) -> list[tuple[int, int]]:
+    """SIGKILL the session ``leader`` led (its group) and every process reparented to this one
+    (but ``keep``), until none is left; returns the statuses reaped meanwhile."""
+    reaped: list[tuple[int, int]] = []
+    if leader is not None and leader > 1:
+        with contextlib.suppress(OSError):
+            # only a group the command leads: before its setsid it shares ours
+            if os.getpgid(leader) == leader:
+                os.killpg(leader, signal.SIGKILL)
+            else:
+                os.kill(leader, signal.SIGKILL)
+    me = os.getpid()
+    for _ in range(KILL_ROUNDS):
+        left = [p for p in children(me) if p not in keep]
+        if not left:
+            break
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.001)
+        reaped += reap_all()
+    return reaped + reap_all()
+
+
+# ---------------------------------------------------------------------------- one command
+
+
+def start_child(request: dict[str, Any], out_fd: int, err_fd: int, error_w: int,
+                notify_w: socket.socket | None, netns_fds: tuple[int, int] | None) -> None:
+    """In the forked child: never returns (exec, or ``_exit(127)`` with the reason written)."""
+    try:
+        os.setsid()
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(out_fd, 1)
+        os.dup2(err_fd, 2)
+        keep = {0, 1, 2, error_w, *(netns_fds or ())}
+        if notify_w is not None:
+            keep.add(notify_w.fileno())
+        close_all_but(keep)
+        for sig in (signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE, signal.SIGINT):
+            signal.signal(sig, signal.SIG_DFL)
+        signal.set_wakeup_fd(-1)
+        os.chdir(request["cwd"])
+        spec = sandbox_confine.Confinement.from_json(request["confine"])
+        listener = sandbox_confine.confine(spec, netns_fds)
+        if notify_w is not None:
+            socket.send_fds(notify_w, [b"l"], [listener] if listener is not None else [])
+            notify_w.close()
+        if listener is not None:
+            os.close(listener)
+        for fd in netns_fds or ():
+            os.close(fd)
+        file, argv = sandbox_confine.exec_argv(spec, list(request["argv"]))
+        os.execvpe(file, argv, dict(request["env"]))
+    except BaseException as exc:  # noqa: BLE001 — anything: say it, then end this child
+        text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        code = exc.errno if isinstance(exc, OSError) and exc.errno else 0
+        with contextlib.suppress(OSError):
+            os.write(error_w, json.dumps({"errno": code, "message": text}).encode())
+        os._exit(127)
+
+
+def close_all_but(keep: set[int]) -> None:
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        if fd not in keep:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+class CommandSupervisor:
+    """The per-command supervisor (a forked copy of this process)."""
+
+    def __init__(self, ctl: socket.socket, request: dict[str, Any], fds: list[int],
+                 netns_fds: tuple[int, int] | None) -> None:
+        self.ctl = ctl
+        self.request = request
+        self.fds = fds
+        self.netns_fds = netns_fds
+        self.id = request["id"]
+        self.kill_now = False
+        self.denied: list[str] = []
+
+    def run(self) -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        prctl(PR_SET_CHILD_SUBREAPER, 1)
+        signal.signal(signal.SIGTERM, self._on_term)
+        out_fd, err_fd = self.fds[0], self.fds[1]
+        error_r, error_w = os.pipe()
+        spec = sandbox_confine.Confinement.from_json(self.request["confine"])
+        notify_r, notify_w = (socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+                              if spec.audit else (None, None))
+        child = os.fork()
+        if child == 0:
+            if notify_r is not None:
+                notify_r.close()
+            start_child(self.request, out_fd, err_fd, error_w, notify_w,
+                        self.netns_fds if spec.join_netns else None)
+        for fd in (out_fd, err_fd, error_w, *self.fds[2:], *(self.netns_fds or ())):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        listener = None
+        if notify_w is not None and notify_r is not None:
+            notify_w.close()
+            with contextlib.suppress(OSError):
+                _msg, got, _f, _a = socket.recv_fds(notify_r, 4, 1)
+                listener = got[0] if got else None
+            notify_r.close()
+        failure = b""
+        while chunk := os.read(error_r, 4096):
+            failure += chunk
+        os.close(error_r)
+        if failure:
+            os.waitpid(child, 0)
+            detail = json.loads(failure)
+            send(self.ctl, {"op": "error", "id": self.id, **detail})
+            os._exit(0)
+        send(self.ctl, {"op": "started", "id": self.id, "pid": child})
+        status = self._watch(child, listener, spec)
+        send(self.ctl, {"op": "exit", "id": self.id, "status": status,
+                        "denied": self.denied})
+        os._exit(0)
+
+    def _on_term(self, signum: int, frame: object) -> None:
+        self.kill_now = True
+
+    def _watch(self, child: int, listener: int | None, spec: sandbox_confine.Confinement
+               ) -> int:
+        wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        signal.set_wakeup_fd(wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        poller = select.poll()
+        poller.register(wake_r, select.POLLIN)
+        auditor = None
+        if listener is not None:
+            write_map = self.request.get("write_map") or {}
+            net = self.request.get("net") or {}
+            auditor = sandbox_audit.Auditor(listener, sandbox_audit.WriteMap(
+                tuple(write_map.get("writable", ())), tuple(write_map.get("readonly", ()))),
+                tuple(self.request.get("ignore_exe", ())),
+                sandbox_audit.NetRule(int(net.get("proxy_port", 0))))
+            poller.register(listener, select.POLLIN)
+        status: int | None = None
+        while status is None:
+            if self.kill_now:
+                kill_tree(child)
+            for pid, raw in reap_all():
+                if pid == child:
+                    status = os.waitstatus_to_exitcode(raw)
+            if status is not None:
+                break
+            with contextlib.suppress(InterruptedError):
+                for fd, events in poller.poll(1000):
+                    if fd == wake_r:
+                        with contextlib.suppress(OSError):
+                            os.read(wake_r, 512)
+                    elif auditor is not None and events & select.POLLIN:
+                        auditor.handle()
+                    elif events & (select.POLLHUP | select.POLLERR):
+                        poller.unregister(fd)  # no process uses the filter any more
+        kill_tree(child)  # what the command left behind ends with it
+        if auditor is not None:
+            self.denied = auditor.denied
+        return status
+
+
+# ---------------------------------------------------------------------------- the proxy's netns
+
+
+def make_netns() -> tuple[socket.socket, int, int, int]:
+    """(listening socket on the namespace's 127.0.0.1, user ns fd, net ns fd, holder pid).
+
+    A forked holder enters new user and network namespaces (its uid and gid mapped to
+    themselves), brings the loopback up, listens, hands the socket and both namespaces back and
+    then waits for this process to end (its /proc entry names the namespaces for launchers)."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    uid, gid = os.getuid(), os.getgid()
+    holder = os.fork()
+    if holder == 0:
+        try:
+            ours.close()
+            prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+            if _libc.unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0:
+                raise OSError(ctypes.get_errno(), "unshare(user, net)")
+            for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
+                               ("gid_map", f"{gid} {gid} 1")):
+                with open(f"/proc/self/{name}", "w") as handle:
+                    handle.write(text)
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                fcntl.ioctl(probe, SIOCSIFFLAGS,
+                            struct.pack("16sH14s", b"lo", IFF_UP | IFF_RUNNING, b""))
+            listener = socket.socket()
+            listener.bind(("127.0.0.1", 0))
+            listener.listen(128)
+            user = os.open("/proc/self/ns/user", os.O_RDONLY | os.O_CLOEXEC)
+            net = os.open("/proc/self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+            socket.send_fds(theirs, [b"ok"], [listener.fileno(), user, net])
+            listener.close()
+            theirs.recv(1)  # end of file: the supervisor is gone
+        except BaseException as exc:  # noqa: BLE001
+            with contextlib.suppress(OSError):
+                theirs.send(str(exc).encode()[:200])
+        os._exit(0)
+    theirs.close()
+    data, fds, _f, _a = socket.recv_fds(ours, 256, 3)
+    if data != b"ok" or len(fds) != 3:
+        for fd in fds:
+            os.close(fd)
+        raise OSError(errno.EPERM, data.decode(errors="replace") or "no network namespace")
+    ours.detach()  # kept open: the holder waits for its end of file, i.e. for our exit
+    listener = socket.socket(fileno=fds[0])
+    return listener, fds[1], fds[2], holder
+
+
+# ---------------------------------------------------------------------------- the main loop
+
+
+class Supervisor:
+    def __init__(self, ctl: socket.socket, options: dict[str, Any]) -> None:
+        self.ctl = ctl
+        self.options = options
+        self.commands: dict[int, str] = {}  # per-command supervisor pid -> request id
+        self.netns_fds: tuple[int, int] | None = None
+        self.holder = 0
+
+    def run(self) -> None:
+        prctl(PR_SET_CHILD_SUBREAPER, 1)
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, lambda *_: self.shutdown())
+        wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        signal.set_wakeup_fd(wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        self.ready()
+        while True:
+            with contextlib.suppress(InterruptedError):
+                ready, _, _ = select.select([self.ctl.fileno(), wake_r], [], [])
+                if wake_r in ready:
+                    with contextlib.suppress(OSError):
+                        os.read(wake_r, 512)
+                    self.reap()
+                if self.ctl.fileno() in ready:
+                    message, fds = receive(self.ctl)
+                    if message is None:
+                        self.shutdown()
+                    else:
+                        self.handle(message, fds)
+
+    def ready(self) -> None:
+        reply: dict[str, Any] = {"op": "ready", "pid": os.getpid()}
+        fds: list[int] = []
+        if self.options.get("netns"):
+            try:
+                listener, user, net, self.holder = make_netns()
+                self.netns_fds = (user, net)
+                reply.update(netns_port=listener.getsockname()[1], holder=self.holder)
+                fds = [listener.fileno()]
+            except OSError as exc:
+                reply["netns_error"] = exc.strerror or str(exc)
+        send(self.ctl, reply, fds)
+        for fd in fds:
+            os.close(fd)
+
+    def handle(self, message: dict[str, Any], fds: list[int]) -> None:
+        op = message.get("op")
+        if op == "spawn":
+            pid = os.fork()
+            if pid == 0:
+                signal.set_wakeup_fd(-1)
+                for sig in (signal.SIGCHLD, signal.SIGTERM):
+                    signal.signal(sig, signal.SIG_DFL)
+                CommandSupervisor(self.ctl, message, fds, self.netns_fds).run()
+                os._exit(0)
+            self.commands[pid] = message["id"]
+        elif op == "kill":
+            for pid, ident in self.commands.items():
+                if ident == message.get("id"):
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGTERM)
+        for fd in fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def reap(self) -> None:
+        for pid, status in reap_all():
+            ident = self.commands.pop(pid, None)
+            if ident is not None and status != 0:
+                # a per-command supervisor died before reporting: its command is orphaned
+                # to us — end it, and say so
+                kill_tree(None, keep=self._keep())
+                send_quietly(self.ctl, {"op": "exit", "id": ident, "status": -9,
+                                        "denied": [], "lost": True})
+        strays = [p for p in children(os.getpid()) if p not in self._keep()]
+        for pid in strays:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+    def _keep(self) -> frozenset[int]:
+        return frozenset({*self.commands, self.holder})
+
+    def shutdown(self) -> None:
+        for pid in list(self.commands):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 2.0
+        while self.commands and time.monotonic() < deadline:
+            for pid, _status in reap_all():
+                self.commands.pop(pid, None)
+            time.sleep(0.005)
+        kill_tree(None, keep=frozenset({self.holder}))
+        os._exit(0)
+
+
+def send_quietly(ctl: socket.socket, message: dict[str, Any]) -> None:
+    with contextlib.suppress(OSError):
+        send(ctl, message)
+
+
+def main() -> None:
+    """``python -I -c … FD OPTIONS``: serve swebash on the socket FD until it closes."""
+    fd = int(sys.argv[1])
+    options = json.loads(sys.argv[2]) if len(sys.argv) > 2 else {}
+    ctl = socket.socket(fileno=fd)
+    Supervisor(ctl, options).run()
