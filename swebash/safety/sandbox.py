@@ -48,7 +48,7 @@ from swebash.safety.sandbox_policy import (
     session_env,
     work_root,
 )
-from swebash.safety.sandbox_process import Supervisor, SupervisedProcess
+from swebash.safety.sandbox_process import SupervisedProcess, Supervisor
 
 if TYPE_CHECKING:
     from swebash.api import ConfirmAnswer, ConfirmRequest
@@ -364,6 +364,8 @@ class OsSandbox:
         if backend is None:
             return list(argv)
         policy = self.policy(cwd, {})
+        if policy.network == "proxy":
+            self.proxy()  # listening before the server can connect
         confine = self.confinement(policy, cwd, audit=False)
         if confine.join_netns:
             netns = self.supervisor().netns

@@ -1,15 +1,16 @@
 """The audit of writes a sandboxed command attempted, from seccomp user notifications.
 
-Design note. "Did the sandbox stop this command?" must not be read from the command's output: any
-command can print ``Read-only file system`` and exit 1. The seccomp filter
+Design note. "Did the sandbox stop this command?" must not be read from the command's output:
+any command can print ``Read-only file system`` and exit 1. The seccomp filter
 (``sandbox_seccomp``, ``audit=True``) stops each syscall that may change a file and notifies
 the command's supervisor, which reads the path(s) from the process (``/proc/PID/mem``, relative
 to ``/proc/PID/cwd`` or the dirfd's ``/proc/PID/fd/N``), judges them with the policy's write map
 and lets the syscall continue unchanged (``connect`` likewise, against the network rule; a
-``socket`` the filter refuses is refused here, with EACCES). A path the map does not allow is recorded: the kernel
-(Landlock or the read-only mount) refuses it a moment later. The record is the sandbox's own
-knowledge; it never grants anything, so a path swapped by another thread after the look can only
-make the report wrong, not the sandbox weaker.
+network ``socket`` the filter refuses is refused here, with EACCES). What the policy does not
+allow is recorded: the kernel (Landlock, the read-only mount, the network namespace) refuses
+it a moment later. The record is the sandbox's own knowledge; it never grants anything, so a
+path swapped by another thread after the look can only make the report wrong, not the sandbox
+weaker.
 
 The supervisor answers every notification, whatever goes wrong while looking (a process that
 exited, an unreadable address): a notification left unanswered would hang the command.

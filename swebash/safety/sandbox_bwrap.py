@@ -15,7 +15,8 @@ Later mounts cover earlier ones, so the order is the policy:
    working tree too, since they come last.
 
 ``--cap-drop ALL`` matters when swebash runs as root: bwrap would otherwise keep every capability
-and the command could simply unmount a mask. Network: "off" adds ``--unshare-net`` (a loopback of
+and the command could simply unmount a mask; ``--unshare-user`` (implied for other users) makes
+bwrap empty the bounding set as well, so not even a setuid program can get one back. Network: "off" adds ``--unshare-net`` (a loopback of
 its own, nothing else); "proxy" runs bwrap inside the user and network namespace the supervisor
 made once (``sandbox_supervisor.make_netns``), whose loopback reaches only swebash's proxy; "on"
 shares the host's network. ``--die-with-parent`` ends the sandbox with its supervisor; the
@@ -84,8 +85,9 @@ def bwrap_argv(policy: BwrapPolicy, cwd: str) -> list[str]:
     path = bwrap_path()
     if path is None:
         raise OSError("bubblewrap is not installed")
-    argv = [path, "--die-with-parent", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc",
-            "--unshare-uts"]
+    # --unshare-user even as root: only in a user namespace does bwrap empty the bounding set
+    argv = [path, "--die-with-parent", "--unshare-user", "--cap-drop", "ALL", "--unshare-pid",
+            "--unshare-ipc", "--unshare-uts"]
     if policy.network == "off":
         argv.append("--unshare-net")
     argv += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]

@@ -23,8 +23,9 @@ kernel go on (``SECCOMP_USER_NOTIF_FLAG_CONTINUE``): enforcement stays with Land
 mount namespace, so a path swapped after the look changes nothing but the report. Likewise
 ``connect`` (unless the network is "on"): the supervisor notes a destination the policy does
 not reach. A network ``socket`` this filter refuses is refused by the supervisor instead
-(EACCES), so it is recorded too; unix sockets are refused quietly. This is how "the sandbox blocked a write / a connection" is known from the
-sandbox itself, not from what a command prints.
+(EACCES), so it is recorded too; unix sockets are refused quietly. This is how "the sandbox
+blocked a write / a connection" is known from the sandbox itself, not from what a command
+prints.
 
 Installed without TSYNC in the process that then execs the command (or bwrap); children inherit
 it. Only x86-64 and aarch64 are known; elsewhere ``supported()`` is False and ``ai status`` says
@@ -72,7 +73,8 @@ ARCHES = {
         "renameat2": 316, "link": 86, "linkat": 265, "symlink": 88, "symlinkat": 266,
         "mknod": 133, "mknodat": 259, "truncate": 76}, x32=True),
     "aarch64": Arch(0xC00000B7, {
-        "socket": 198, "connect": 203, "ioctl": 29, "add_key": 217, "request_key": 218, "keyctl": 219,
+        "socket": 198, "connect": 203, "ioctl": 29, "add_key": 217, "request_key": 218,
+        "keyctl": 219,
         "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
         "openat": 56, "openat2": 437, "mkdirat": 34, "unlinkat": 35, "renameat2": 276,
         "linkat": 37, "symlinkat": 36, "mknodat": 33, "truncate": 45}),
@@ -118,17 +120,17 @@ class _Asm:
     def op(self, code: int, k: int, jt: int | str = 0, jf: int | str = 0) -> None:
         self.ops.append((code, jt, jf, k))
 
+    def rel(self, at: int, target: int | str) -> int:
+        if isinstance(target, int):
+            return target
+        offset = self.labels[target] - at - 1
+        assert 0 <= offset < 256, target
+        return offset
+
     def code(self) -> bytes:
-        out = []
-        for i, (code, jt, jf, k) in enumerate(self.ops):
-            def rel(target: int | str) -> int:
-                if isinstance(target, int):
-                    return target
-                offset = self.labels[target] - i - 1
-                assert 0 <= offset < 256, target
-                return offset
-            out.append(struct.pack("=HBBI", code, rel(jt), rel(jf), k & 0xFFFFFFFF))
-        return b"".join(out)
+        return b"".join(struct.pack("=HBBI", code, self.rel(i, jt), self.rel(i, jf),
+                                    k & 0xFFFFFFFF)
+                        for i, (code, jt, jf, k) in enumerate(self.ops))
 
 
 def arg_low(i: int) -> int:

@@ -180,7 +180,7 @@ def start_child(request: dict[str, Any], out_fd: int, err_fd: int, error_w: int,
             os.close(fd)
         file, argv = sandbox_confine.exec_argv(spec, list(request["argv"]))
         os.execvpe(file, argv, dict(request["env"]))
-    except BaseException as exc:  # noqa: BLE001 — anything: say it, then end this child
+    except BaseException as exc:
         text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         code = exc.errno if isinstance(exc, OSError) and exc.errno else 0
         with contextlib.suppress(OSError):
@@ -325,7 +325,7 @@ def make_netns() -> tuple[socket.socket, int, int, int]:
             socket.send_fds(theirs, [b"ok"], [listener.fileno(), user, net])
             listener.close()
             theirs.recv(1)  # end of file: the supervisor is gone
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             with contextlib.suppress(OSError):
                 theirs.send(str(exc).encode()[:200])
         os._exit(0)

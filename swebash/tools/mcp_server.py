@@ -11,7 +11,10 @@ Starting is bounded by ``startup_timeout`` with a cancel-scope deadline set insi
 task (cancelling from outside with ``Task.cancel`` could pierce the SDK's shielded shutdown and
 leak the process); the deadline is lifted once the tool list has arrived. Stopping sets an
 event: the task leaves its ``async with`` normally and the SDK's shutdown closes stdin, waits,
-then kills the server's process group — no zombies. A stdio server's stderr goes to
+then kills the server's process group — no zombies. A stdio server that is not ``trust = true``
+is started through the sandbox's launcher (``McpSandbox``): confined by the same policy as the
+AI's commands (writes to the working tree only, secrets hidden, network by domain). Its stderr
+goes to
 ``<log_dir>/mcp-<name>.log``, never to the terminal. A server that exits mid-call is marked
 failed and its task unwinds; ``restart`` brings it back.
 
@@ -27,10 +30,10 @@ import logging
 import math
 import os
 import threading
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TextIO
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO
 
 from swebash.api import JsonObject
 from swebash.config import McpServerConfig
@@ -43,6 +46,15 @@ if TYPE_CHECKING:
     from mcp_types import CallToolResult
 
 State = Literal["idle", "starting", "ready", "failed", "stopped", "disabled"]
+
+
+class McpSandbox(Protocol):
+    """What starting a stdio server needs of the sandbox (``safety.sandbox.OsSandbox``)."""
+
+    def launcher(self, argv: Sequence[str], cwd: str) -> list[str]: ...
+
+    def launcher_env(self, cwd: str, env: Mapping[str, str]) -> dict[str, str]: ...
+
 CONNECTION_CLOSED = -32000
 LIST_PAGES = 50  # a server paging its tool list forever is cut off here
 
@@ -69,6 +81,7 @@ class McpServer:
         self.reported = False  # the failure line was shown once already
         self.crashed = False  # it exited after it was ready: the next question restarts it
         self.log_path = ""  # where a stdio server's stderr goes
+        self.sandbox: McpSandbox | None = None  # confines it unless `trust = true`
         self._client: Client | None = None
         self._task: asyncio.Task[None] | None = None
         self._scope: CancelScope | None = None  # the owning task's; cancel() is thread-local
@@ -168,10 +181,14 @@ class McpServer:
         if self.config.command is not None:
             from mcp.client.stdio import StdioServerParameters, stdio_client
 
-            params = StdioServerParameters(command=self.config.command,
-                                           args=list(self.config.args),
-                                           env=server_environment(self.environ,
-                                                                  self.config.env),
+            argv = [self.config.command, *self.config.args]
+            env = server_environment(self.environ, self.config.env)
+            if self.sandbox is not None and not self.config.trust:
+                # an untrusted server runs inside the sandbox, under the commands' policy
+                cwd = self.config.cwd or os.getcwd()
+                argv = self.sandbox.launcher(argv, cwd)
+                env = self.sandbox.launcher_env(cwd, env)
+            params = StdioServerParameters(command=argv[0], args=argv[1:], env=env,
                                            cwd=self.config.cwd)
             # stdin is a pipe: a server cannot read the user's keys, and it gets EOF (and
             # exits) even if swebash is killed with SIGKILL

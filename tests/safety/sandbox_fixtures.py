@@ -14,6 +14,7 @@ import os
 import socket
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,21 +60,31 @@ def make_world(tmp_path: Path) -> World:
 
 def available(backend: str) -> str | None:
     """None when ``backend`` works on this machine, else why not (for a skip message)."""
+    if backend == "off":
+        return None
     if backend == "bwrap":
         return sandbox_bwrap.probe(False)
     return None if sandbox_landlock.abi_version() >= 4 else "no Landlock ABI >= 4 here"
 
 
 def make_sandbox(world: World, backend: str, *, network: str = "off",
-                 mode: str = "auto", allow: tuple[str, ...] = ()) -> OsSandbox:
+                 mode: str = "auto", allow: tuple[str, ...] = (),
+                 state_dir: Path | None = None) -> OsSandbox:
+    """``backend`` "off" is the sandbox switched off (still supervised)."""
+    if backend == "off":
+        mode, backend = "off", "auto"
+    config = world.home / ".config"
     return OsSandbox(SandboxConfig(mode=mode, backend=backend, network=network,
                                    allow_domains=allow),
-                     home=str(world.home), environ=world.env)
+                     home=str(world.home), environ=world.env,
+                     protect=(config / "swebash", world.home / ".local/state/swebash"),
+                     state_dir=state_dir)
 
 
 def run(command: str, world: World, sandbox: OsSandbox | None, *,
-        cwd: Path | None = None, timeout: int = 20) -> dict[str, Any]:
-    """Run ``command`` through the real tool; the parsed result plus ``blocked``."""
+        cwd: Path | None = None, timeout: int = 20, keep: bool = False) -> dict[str, Any]:
+    """Run ``command`` through the real tool; the parsed result plus ``blocked``. The sandbox
+    is closed afterwards unless ``keep``."""
     ctx = ToolContext(cwd=str(cwd or world.work), env=world.env, config=ToolConfig(),
                       sandbox=sandbox)
 
@@ -87,8 +98,31 @@ def run(command: str, world: World, sandbox: OsSandbox | None, *,
     try:
         return asyncio.run(go())
     finally:
-        if sandbox is not None:
+        if sandbox is not None and not keep:
             sandbox.close()
+
+
+def processes_with(marker: str) -> list[int]:
+    """Pids of processes whose command line holds ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                if marker.encode() in handle.read():
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def wait_gone(marker: str, seconds: float = 10.0) -> list[int]:
+    """Wait (bounded) for every process holding ``marker`` to end; the ones still there."""
+    deadline = time.monotonic() + seconds
+    while (left := processes_with(marker)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left
 
 
 class Listener:
