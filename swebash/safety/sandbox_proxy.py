@@ -80,9 +80,11 @@ class Refusal:
 
 
 class DomainProxy:
-    def __init__(self, gate: DomainGate, resolve: Resolver = default_resolve) -> None:
+    def __init__(self, gate: DomainGate, resolve: Resolver = default_resolve, *,
+                 guard_addresses: bool = True) -> None:
         self.gate = gate
         self.resolve = resolve
+        self.guard_addresses = guard_addresses  # refuse public names that lead to this host
         self.refusals: list[Refusal] = []
         self._listeners: list[socket.socket] = []
         self._lock = threading.Lock()
@@ -184,7 +186,7 @@ class DomainProxy:
         except OSError as exc:
             reply(conn, 502, f"cannot resolve {host}: {exc}")
             return None
-        if not is_literal(host) and not is_local_name(host):
+        if self.guard_addresses and not is_literal(host) and not is_local_name(host):
             addresses = [a for a in addresses if not unsafe_address(a)]
             if not addresses:
                 self._refused(host, "it resolves to this host or a link-local address", False)

@@ -173,3 +173,62 @@ def git_available() -> bool:
                               check=False).returncode == 0
     except OSError:
         return False
+
+
+class WebServer:
+    """A small HTTP server on 127.0.0.1 serving fixed paths (an index, a wheel, a page)."""
+
+    def __init__(self, routes: dict[str, bytes]) -> None:
+        import http.server
+
+        pages = routes
+        self.hits: list[str] = []
+        hits = self.hits
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
+                hits.append(self.path)
+                body = pages.get(self.path)
+                self.send_response(200 if body is not None else 404)
+                kind = "text/html" if self.path.endswith("/") else "application/octet-stream"
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body or b"")))
+                self.end_headers()
+                self.wfile.write(body or b"")
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def tiny_wheel(name: str = "canarypkg", version: str = "1.0") -> tuple[str, bytes]:
+    """(file name, bytes) of a pure-Python wheel that installs ``name/__init__.py``."""
+    import base64
+    import hashlib
+    import io
+    import zipfile
+
+    files = {f"{name}/__init__.py": f"VALUE = {CANARY!r}\n".encode(),
+             f"{name}-{version}.dist-info/METADATA":
+                 f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
+             f"{name}-{version}.dist-info/WHEEL":
+                 b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    record = ""
+    for path, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record += f"{path},sha256={digest},{len(data)}\n"
+    record += f"{name}-{version}.dist-info/RECORD,,\n"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path, data in files.items():
+            archive.writestr(path, data)
+        archive.writestr(f"{name}-{version}.dist-info/RECORD", record)
+    return f"{name}-{version}-py3-none-any.whl", buffer.getvalue()
