@@ -135,13 +135,15 @@ def build_confirm_prompt(request: ConfirmRequest, max_preview_lines: int = MAX_P
     line = Text()
     line.append("⚠ ", style=theme.DANGER if dangerous else theme.WARN)
     if request.kind == "sandbox_retry":  # the whole command, folded like any other
-        blocked = one_line(request.blocked or "something")
-        line.append(f"the sandbox blocked {make_visible(blocked)} — run it again outside the "
-                    "sandbox?\n", style=style)
-        shown, folded = fold(subject(request), width - 2)
-        line.append(shown, style=style)
+        blocked = make_visible(one_line(request.blocked or "something"))
+        command = make_visible(request.command or request.description)
+        head = f"the sandbox blocked {blocked} — run outside it: "
+        shown, folded = fold(command, width - 2)
+        if folded or "\n" in shown or len(head) + len(shown) + 10 > width:
+            head = head.rstrip() + "\n"  # the command starts a row of its own
+        line.append(head + shown, style=style)
         line.append("  " + choices(request, folded), style="bold")
-        return ConfirmPrompt(line, None, False, subject(request) if folded else None)
+        return ConfirmPrompt(line, None, False, command if folded else None)
     if request.kind == "network":
         host = make_visible(request.domain or request.description)
         line.append(f"network: let the sandboxed command reach {host}? ", style=style)
