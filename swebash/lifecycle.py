@@ -1,9 +1,13 @@
-"""Ending swebash from outside: a signal becomes SystemExit in the main thread.
+"""Ending swebash from outside: a signal becomes SystemExit in the main thread; what a SIGKILL
+left behind is cleaned up by the next swebash.
 
 Problem: SIGHUP (the window closed) or SIGTERM kills a Python process without running its
 ``finally`` blocks, leaving tool process groups, MCP servers, the private temp dir and a raw
 terminal behind. Approach: the handler raises SystemExit(128 + signal), so the way out is the
-same as `exit` and every cleanup runs; further signals are ignored while that happens.
+same as `exit` and every cleanup runs; further signals are ignored while that happens. SIGKILL
+runs nothing: tool commands end anyway (their supervisor sees swebash go, see
+``safety/sandbox_supervisor``) and private temp dirs name their owner, so the next start can
+remove those of dead owners (below).
 """
 
 from __future__ import annotations
@@ -65,9 +69,11 @@ _cleaned: list[bool] = []
 
 
 def _start_time(pid: int) -> int | None:
+    """When ``pid`` started (clock ticks after boot); None if it is gone or a zombie."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
-            return int(handle.read().rsplit(b")", 1)[1].split()[19])
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        return None if fields[0] in (b"Z", b"X") else int(fields[19])
     except (OSError, ValueError, IndexError):
         return None
 
@@ -79,11 +85,16 @@ def _pid_namespace() -> int:
         return 0
 
 
-def private_dir(prefix: str = "swebash-") -> str:
-    """A new 0700 temp dir that names its owner (this process); stale ones are cleaned first."""
+def clean_once() -> None:
+    """Remove what dead swebash processes left behind, once per process (at its start)."""
     if not _cleaned:
         _cleaned.append(True)
         clean_stale_private_dirs()
+
+
+def private_dir(prefix: str = "swebash-") -> str:
+    """A new 0700 temp dir that names its owner (this process); stale ones are cleaned first."""
+    clean_once()
     me = os.getpid()
     owner = f"{prefix}{_pid_namespace()}.{me}.{_start_time(me) or 0}-"
     return tempfile.mkdtemp(prefix=owner)

@@ -129,6 +129,7 @@ class OsSandbox:
         self._proxy: DomainProxy | None = None
         self._cwd = os.getcwd()
         self._running: dict[int, str] = {}  # id(process) -> the command, for domain questions
+        lifecycle.clean_once()  # temp dirs a SIGKILLed swebash left (AI runs in -c too)
         self.domains = DomainGate(config.allow_domains, DomainStore(
             state_dir / "sandbox-domains.json" if state_dir is not None else None),
             lambda: work_root(self._cwd))
