@@ -42,6 +42,7 @@ from swebash.safety.sandbox_confine import Confinement, launcher_argv
 from swebash.safety.sandbox_domains import Answer, DomainGate, DomainStore
 from swebash.safety.sandbox_policy import (
     Policy,
+    ScanCache,
     build_policy,
     proxy_env,
     secret_name,
@@ -129,6 +130,7 @@ class OsSandbox:
         self._proxy: DomainProxy | None = None
         self._cwd = os.getcwd()
         self._running: dict[int, str] = {}  # id(process) -> the command, for domain questions
+        self._scans = ScanCache()  # secret scans and Landlock's read rules, while still true
         lifecycle.clean_once()  # temp dirs a SIGKILLed swebash left (AI runs in -c too)
         self.domains = DomainGate(config.allow_domains, DomainStore(
             state_dir / "sandbox-domains.json" if state_dir is not None else None),
@@ -259,7 +261,7 @@ class OsSandbox:
 
     def policy(self, cwd: str, environ: Mapping[str, str]) -> Policy:
         return build_policy(cwd, self.home, {**self.environ, **environ}, self.tmpdir(),
-                            self.network, self.protect)
+                            self.network, self.protect, self._scans)
 
     def writable_roots(self, cwd: str) -> tuple[str, ...]:
         backend = self.backend()
@@ -284,9 +286,12 @@ class OsSandbox:
                                watch_connect=watch, join_netns=policy.network == "proxy")
         if backend == "landlock":
             proxy = self.proxy()
+            grants = self._scans.get(("landlock", policy.guarded), lambda seen: (
+                sandbox_landlock.read_grants(policy.guarded, seen.scandir)))
             return Confinement("landlock", landlock={
                 "writable": list(policy.landlock_writable), "hidden": list(policy.guarded),
-                "network": policy.network, "proxy_port": proxy.port if proxy else 0,
+                "grants": grants, "network": policy.network,
+                "proxy_port": proxy.port if proxy else 0,
                 "abi": sandbox_landlock.abi_version()}, sockets=policy.network, audit=audit,
                 watch_connect=watch)
         return Confinement()

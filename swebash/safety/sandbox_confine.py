@@ -129,7 +129,9 @@ def confine(spec: Confinement, netns_fds: tuple[int, int] | None = None) -> int 
             writable=tuple(fields.get("writable", ())), hidden=tuple(fields.get("hidden", ())),
             network=str(fields.get("network", "off")),
             proxy_port=int(fields.get("proxy_port", 0)))
-        sandbox_landlock.restrict(policy, int(fields.get("abi", 0)) or None)
+        grants = fields.get("grants")
+        sandbox_landlock.restrict(policy, int(fields.get("abi", 0)) or None,
+                                  [(str(p), int(r)) for p, r in grants] if grants else None)
     if not sandbox_seccomp.supported():
         return None
     sockets = spec.sockets if spec.sockets in ("off", "proxy", "on") else "off"

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import ctypes
 import os
-from collections.abc import Sequence
+import stat
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 SYS_CREATE_RULESET, SYS_ADD_RULE, SYS_RESTRICT_SELF = 444, 445, 446  # same on every arch
@@ -60,6 +61,7 @@ class _NetPortAttr(ctypes.Structure):
 
 
 _libc = ctypes.CDLL(None, use_errno=True)
+RULE_PATH, ZERO = ctypes.c_int(RULE_PATH_BENEATH), ctypes.c_uint32(0)
 _syscall = _libc.syscall
 _syscall.restype = ctypes.c_long
 _prctl = _libc.prctl
@@ -112,6 +114,10 @@ class RuleSet:
         self.fd = int(fd)
         self.net = net
         self.rules = 0
+        # one rule structure and prepared arguments: a ruleset has a few hundred rules
+        self._rule = _PathBeneathAttr(0, -1)
+        self._rule_ref = ctypes.byref(self._rule)
+        self._fd_arg = ctypes.c_int(self.fd)
 
     def grant(self, path: str, rights: int) -> None:
         try:
@@ -119,12 +125,12 @@ class RuleSet:
         except OSError:
             return  # vanished or unreachable: nothing to grant
         try:
-            if not os.path.isdir(f"/proc/self/fd/{target}"):
+            if not stat.S_ISDIR(os.fstat(target).st_mode):  # a file takes file rights only
                 rights &= FILE_RIGHTS
-            rule = _PathBeneathAttr(rights & self.fs, target)
-            if rule.allowed_access and _syscall(SYS_ADD_RULE, ctypes.c_int(self.fd),
-                                                ctypes.c_int(RULE_PATH_BENEATH),
-                                                ctypes.byref(rule), ctypes.c_uint32(0)) == 0:
+            rule = self._rule
+            rule.allowed_access, rule.parent_fd = rights & self.fs, target
+            if rule.allowed_access and _syscall(SYS_ADD_RULE, self._fd_arg, RULE_PATH,
+                                                self._rule_ref, ZERO) == 0:
                 self.rules += 1
         finally:
             os.close(target)
@@ -152,36 +158,50 @@ def within(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
-def grant_all_but(rules: RuleSet, root: str, hidden: Sequence[str], rights: int) -> None:
-    """Grant ``rights`` on everything under ``root`` except the ``hidden`` paths (and below).
+Scandir = Callable[[str], Sequence["os.DirEntry[str]"]]
+Grant = tuple[str, int]  # (path, rights already fitted to a file or a directory)
 
-    Ancestors of a hidden path get ``READ_DIR`` only (listing); their other entries recurse.
-    """
+
+def plan_grants(root: str, hidden: Sequence[str], rights: int,
+                scandir: Scandir = lambda path: list(os.scandir(path))) -> list[Grant]:
+    """Where to grant ``rights`` so that everything under ``root`` except the ``hidden`` paths
+    (and below) gets them: ancestors of a hidden path get ``READ_DIR`` only (listing), their
+    other entries recurse. Planned in swebash (and cached), applied in the child."""
     inside = [h for h in hidden if within(h, root)]
     if not inside:
-        rules.grant(root, rights)
-        return
+        return [(root, rights)]
     if root in inside:
-        return
-    rules.grant(root, rights & READ_DIR)
+        return []
+    plan: list[Grant] = [(root, rights & READ_DIR)]
     try:
         # A symlink is skipped: a rule on it would land on its target (which may be the very
         # secret), and whatever it points to is reached, and judged, where it really is.
-        entries = [e.path for e in os.scandir(root) if not e.is_symlink()]
+        entries = [e for e in scandir(root) if not e.is_symlink()]
     except OSError:
-        return
+        return plan
     for entry in entries:
-        grant_all_but(rules, entry, inside, rights)
+        if entry.is_dir(follow_symlinks=False):
+            plan += plan_grants(entry.path, inside, rights, scandir)
+        elif not any(within(h, entry.path) for h in inside):
+            plan.append((entry.path, rights & FILE_RIGHTS))
+    return plan
 
 
-def build_rules(policy: LandlockPolicy, abi: int) -> RuleSet:
+def read_grants(hidden: Sequence[str], scandir: Scandir | None = None) -> list[Grant]:
+    """The read half of every ruleset: all of ``/`` but the hidden places and ``/dev``, then
+    the few devices a command needs."""
+    plan = plan_grants("/", (*hidden, "/dev"), READ, *(() if scandir is None else (scandir,)))
+    plan.append(("/dev", READ_DIR))
+    plan += [(device, READ_FILE | WRITE_FILE | TRUNCATE) for device in DEVICES_RW]
+    plan += [(device, READ_FILE) for device in DEVICES_R]
+    return plan
+
+
+def build_rules(policy: LandlockPolicy, abi: int,
+                grants: Sequence[Grant] | None = None) -> RuleSet:
     rules = RuleSet(abi, policy.network)
-    grant_all_but(rules, "/", (*policy.hidden, "/dev"), READ)
-    rules.grant("/dev", READ_DIR)
-    for device in DEVICES_RW:
-        rules.grant(device, READ_FILE | WRITE_FILE | TRUNCATE)
-    for device in DEVICES_R:
-        rules.grant(device, READ_FILE)
+    for path, rights in (grants if grants is not None else read_grants(policy.hidden)):
+        rules.grant(path, rights)
     for tree in policy.writable:
         rules.grant(tree, rules.fs & ~IOCTL_DEV)
     if policy.network == "proxy":
@@ -189,6 +209,7 @@ def build_rules(policy: LandlockPolicy, abi: int) -> RuleSet:
     return rules
 
 
-def restrict(policy: LandlockPolicy, abi: int | None = None) -> None:
+def restrict(policy: LandlockPolicy, abi: int | None = None,
+             grants: Sequence[Grant] | None = None) -> None:
     """Build the ruleset and apply it to this (single-threaded) process."""
-    build_rules(policy, abi if abi is not None else abi_version()).restrict()
+    build_rules(policy, abi if abi is not None else abi_version(), grants).restrict()

@@ -23,8 +23,10 @@ import functools
 import glob
 import os
 import stat
-from collections.abc import Iterable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from swebash.safety.paths import (
     RC_FILES,
@@ -48,6 +50,7 @@ SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "
 SCAN_BUDGET = 4000  # directory entries looked at for secret-looking names in the working tree
 MAX_HIDDEN = 400
 MAX_CARVED = 400
+T = TypeVar("T")
 SOCKET_VARS = ("SSH_AUTH_SOCK", "XDG_RUNTIME_DIR", "GPG_AGENT_INFO", "DBUS_SESSION_BUS_ADDRESS",
                "DOCKER_HOST", "CONTAINER_HOST")
 SHARED_DIRS = frozenset({"", "/tmp", "/var/tmp", "/dev/shm", "/run", "/var/run", "/home"})
@@ -107,14 +110,71 @@ def name_is_secret(name: str) -> bool:
     return secret_reason("/w/" + name, "/nonexistent-home") is not None
 
 
-def home_secrets(home: str, environ: Mapping[str, str]) -> list[str]:
+class ScanCache:
+    """Results of directory scans, reused while every directory they read keeps its mtime.
+
+    A policy is built for every command; scanning $HOME, the system's secret places and up to
+    4,000 entries of the working tree each time costs 5–30 ms, a ``stat`` of the directories
+    read costs well under one. An entry created, removed or renamed changes its directory's
+    mtime, so the scan runs again exactly when its answer may have changed. The mtime is taken
+    before a directory is read, so a change during the scan is seen next time."""
+
+    def __init__(self) -> None:
+        self._entries: dict[object, tuple[tuple[tuple[str, int], ...], object]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: object, compute: Callable[[Scanned], T]) -> T:
+        with self._lock:
+            hit = self._entries.get(key)
+        if hit is not None and all(mtime(d) == m for d, m in hit[0]):
+            return hit[1]  # type: ignore[return-value]
+        seen = Scanned()
+        value = compute(seen)
+        with self._lock:
+            if len(self._entries) > 64:
+                self._entries.clear()
+            self._entries[key] = (tuple(seen.dirs.items()), value)
+        return value
+
+
+class Scanned:
+    """The directories a scan read, with their mtimes from just before."""
+
+    def __init__(self) -> None:
+        self.dirs: dict[str, int] = {}
+
+    def scandir(self, path: str) -> list[os.DirEntry[str]]:
+        self.dirs.setdefault(path, mtime(path))
+        return list(os.scandir(path))
+
+    def glob(self, pattern: str) -> list[str]:
+        folder = os.path.dirname(pattern)
+        self.dirs.setdefault(folder, mtime(folder))
+        return glob.glob(pattern)
+
+    def lexists(self, path: str) -> bool:
+        folder = os.path.dirname(path)
+        self.dirs.setdefault(folder, mtime(folder))
+        return os.path.lexists(path)
+
+
+def mtime(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return -1
+
+
+def home_secrets(home: str, environ: Mapping[str, str],
+                 seen: Scanned | None = None) -> list[str]:
+    seen = seen or Scanned()
     found = [os.path.join(home, rel) for rel in SECRET_HOME_DIRS + SECRET_HOME_FILES]
     try:
-        found += [e.path for e in os.scandir(home) if secret_name(e.name)]
+        found += [e.path for e in seen.scandir(home) if secret_name(e.name)]
     except OSError:
         pass
     for pattern in SYSTEM_SECRETS:
-        found += glob.glob(pattern) if "*" in pattern else [pattern]
+        found += seen.glob(pattern) if "*" in pattern else [pattern]
     for name in SOCKET_VARS:
         value = environ.get(name, "")
         value = value.removeprefix("unix:path=").removeprefix("unix://")
@@ -124,14 +184,16 @@ def home_secrets(home: str, environ: Mapping[str, str]) -> list[str]:
     return found
 
 
-def tree_secrets(root: str, budget: int = SCAN_BUDGET) -> list[str]:
+def tree_secrets(root: str, budget: int = SCAN_BUDGET, seen: Scanned | None = None
+                 ) -> list[str]:
     """Secret-looking files and directories in the working tree, breadth first, bounded."""
+    seen = seen or Scanned()
     found: list[str] = []
     queue = [root]
     while queue and budget > 0:
         folder = queue.pop(0)
         try:
-            entries = list(os.scandir(folder))
+            entries = seen.scandir(folder)
         except OSError:
             continue
         for entry in entries:
@@ -193,40 +255,47 @@ def maskable(path: str, root: str, tmp: str) -> bool:
     return not any(place != "/" and within(place, path) for place in (root, tmp))
 
 
-def real_existing(paths: Sequence[str]) -> tuple[str, ...]:
-    seen: dict[str, None] = {}
+def real_existing(paths: Sequence[str], seen: Scanned | None = None) -> tuple[str, ...]:
+    seen = seen or Scanned()
+    found: dict[str, None] = {}
     for path in paths:
-        if os.path.lexists(path):
+        if seen.lexists(path):
             real = os.path.realpath(path)
             if real not in ("/", "/dev", "/proc") and not real.startswith(("/dev/", "/proc/")):
-                seen[real] = None
+                found[real] = None
     # a path inside an already hidden directory needs no mount of its own
-    ordered = sorted(seen)
+    ordered = sorted(found)
     kept = [p for i, p in enumerate(ordered)
             if not any(p.startswith(q + "/") for q in ordered[:i])]
     return tuple(kept[:MAX_HIDDEN])
 
 
 def build_policy(cwd: str, home: str, environ: Mapping[str, str], tmp: str, network: str,
-                 protect: Sequence[str] = ()) -> Policy:
+                 protect: Sequence[str] = (), cache: ScanCache | None = None) -> Policy:
     """The policy for a command started in ``cwd``; ``protect``: swebash's own configuration
     and state directories, read-only wherever they are."""
+    cache = cache or ScanCache()
     root = work_root(cwd)
-    secrets = home_secrets(home, environ)
-    guarded = tuple(p for p in real_existing(secrets) if maskable(p, root, tmp))
+    sockets = tuple(environ.get(name, "") for name in SOCKET_VARS)
+    home_found: tuple[str, ...] = cache.get(
+        ("home", home, sockets),
+        lambda seen: real_existing(home_secrets(home, environ, seen), seen))
+    guarded = tuple(p for p in home_found if maskable(p, root, tmp))
     readonly: list[str] = []
     excluded = [os.path.realpath(p) for p in protect]
     trees: list[str] = []
+    in_tree: tuple[str, ...] = ()
     home_protected = False
     if root != "/":
-        secrets += tree_secrets(root)
+        in_tree = cache.get(("tree", root), lambda seen: real_existing(
+            tree_secrets(root, seen=seen), seen))
         readonly = readonly_in_tree(root)
         if within(home, root):
             home_protected = True
             excluded += home_excluded(home)
         trees = carve(root, excluded)
         readonly = [p for p in readonly if any(within(p, t) for t in trees)]
-    hidden = tuple(p for p in real_existing(secrets) if maskable(p, root, tmp))
+    hidden = tuple(p for p in real_existing((*home_found, *in_tree)) if maskable(p, root, tmp))
     landlock = (carve(root, [*excluded, *guarded]) if root != "/" else []) + [tmp]
     return Policy(root, (*trees, tmp), tuple(readonly), hidden, network, tmp, guarded,
                   tuple(landlock), home_protected)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import functools
 import platform
 import struct
 from dataclasses import dataclass
@@ -137,6 +138,7 @@ def arg_low(i: int) -> int:
     return 16 + 8 * i  # seccomp_data.args[i], low 32 bits (little-endian on both arches)
 
 
+@functools.cache
 def program(sockets: Sockets, audit: bool, watch_connect: bool = False,
             machine: Arch | None = None) -> bytes:
     """The filter (a struct sock_filter[]) for this machine; ``watch_connect``: notify every
@@ -212,6 +214,7 @@ class _Fprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
+_libc = ctypes.CDLL(None, use_errno=True)
 SYS_SECCOMP = {"x86_64": 317, "amd64": 317, "aarch64": 277, "arm64": 277}
 
 
@@ -222,7 +225,7 @@ def install(sockets: Sockets, audit: bool, watch_connect: bool = False) -> int |
     code = program(sockets, audit, watch_connect)
     buffer = ctypes.create_string_buffer(code, len(code))
     prog = _Fprog(len(code) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-    libc = ctypes.CDLL(None, use_errno=True)
+    libc = _libc
     if audit:
         libc.syscall.restype = ctypes.c_long
         fd = libc.syscall(ctypes.c_long(SYS_SECCOMP[platform.machine().lower()]),

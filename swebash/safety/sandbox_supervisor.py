@@ -32,6 +32,7 @@ import contextlib
 import ctypes
 import errno
 import fcntl
+import gc
 import json
 import os
 import select
@@ -42,7 +43,7 @@ import sys
 import time
 from typing import Any
 
-from swebash.safety import sandbox_audit, sandbox_confine
+from swebash.safety import sandbox_audit, sandbox_confine, sandbox_seccomp
 
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 CLONE_NEWUSER, CLONE_NEWNET = 0x10000000, 0x40000000
@@ -50,6 +51,7 @@ SIOCSIFFLAGS, IFF_UP, IFF_RUNNING = 0x8914, 0x1, 0x40
 MAX_MESSAGE = 1 << 16
 MAX_FDS = 8
 KILL_ROUNDS = 200
+PREFORK_DELAY = 0.05  # seconds of quiet before the next spare supervisor is forked
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -79,15 +81,28 @@ def receive(ctl: socket.socket) -> tuple[dict[str, Any] | None, list[int]]:
         for fd in fds:
             os.close(fd)
         return None, []
+    return decode(data, fds), fds
+
+
+def peek(data: bytes, fds: list[int]) -> dict[str, Any]:
+    """A message's JSON, leaving its descriptors (a memfd included) as they are: for a
+    process that passes the message on as it came."""
+    message: dict[str, Any] = json.loads(data)
+    if message.get("memfd"):
+        message = json.loads(os.pread(fds[-1], os.fstat(fds[-1]).st_size, 0))
+    return message
+
+
+def decode(data: bytes, fds: list[int]) -> dict[str, Any]:
+    """A message's JSON; a large one came in a memfd, the last descriptor (removed, closed)."""
     message: dict[str, Any] = json.loads(data)
     if message.get("memfd"):
         memfd = fds.pop()
         try:
-            size = os.fstat(memfd).st_size
-            message = json.loads(os.pread(memfd, size, 0))
+            message = json.loads(os.pread(memfd, os.fstat(memfd).st_size, 0))
         finally:
             os.close(memfd)
-    return message, fds
+    return message
 
 
 # ---------------------------------------------------------------------------- processes
@@ -151,29 +166,29 @@ def kill_tree(leader: int | None, keep: frozenset[int] = frozenset()) -> list[tu
 # ---------------------------------------------------------------------------- one command
 
 
-def start_child(request: dict[str, Any], out_fd: int, err_fd: int, error_w: int,
-                notify_w: socket.socket | None, netns_fds: tuple[int, int] | None) -> None:
-    """In the forked child: never returns (exec, or ``_exit(127)`` with the reason written)."""
+def start_child(requests: socket.socket, error_w: int, notify_w: socket.socket,
+                netns_fds: tuple[int, int] | None) -> None:
+    """The command's process, forked ahead of time: it waits for its request, then execs.
+    Never returns (exec, or ``_exit(127)`` with the reason written to ``error_w``)."""
     try:
         os.setsid()
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        raw, fds, _flags, _addr = socket.recv_fds(requests, MAX_MESSAGE, MAX_FDS)
+        if not raw:
+            os._exit(0)  # never used: the supervisor is shutting down
+        request = decode(raw, fds)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
-        os.dup2(out_fd, 1)
-        os.dup2(err_fd, 2)
-        keep = {0, 1, 2, error_w, *(netns_fds or ())}
-        if notify_w is not None:
-            keep.add(notify_w.fileno())
-        close_all_but(keep)
+        os.dup2(fds[0], 1)
+        os.dup2(fds[1], 2)
+        close_all_but({0, 1, 2, error_w, notify_w.fileno(), *(netns_fds or ())})
         for sig in (signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE, signal.SIGINT):
             signal.signal(sig, signal.SIG_DFL)
-        signal.set_wakeup_fd(-1)
         os.chdir(request["cwd"])
         spec = sandbox_confine.Confinement.from_json(request["confine"])
-        listener = sandbox_confine.confine(spec, netns_fds)
-        if notify_w is not None:
-            socket.send_fds(notify_w, [b"l"], [listener] if listener is not None else [])
-            notify_w.close()
+        listener = sandbox_confine.confine(spec, netns_fds if spec.join_netns else None)
+        socket.send_fds(notify_w, [b"l"], [listener] if listener is not None else [])
+        notify_w.close()
         if listener is not None:
             os.close(listener)
         for fd in netns_fds or ():
@@ -197,43 +212,47 @@ def close_all_but(keep: set[int]) -> None:
 
 
 class CommandSupervisor:
-    """The per-command supervisor (a forked copy of this process)."""
+    """The per-command supervisor: forked ahead of time with its command's process, which it
+    hands the request when one comes (so no fork is on the way from request to exec)."""
 
-    def __init__(self, ctl: socket.socket, request: dict[str, Any], fds: list[int],
-                 netns_fds: tuple[int, int] | None) -> None:
+    def __init__(self, ctl: socket.socket, netns_fds: tuple[int, int] | None) -> None:
         self.ctl = ctl
-        self.request = request
-        self.fds = fds
         self.netns_fds = netns_fds
-        self.id = request["id"]
         self.kill_now = False
         self.denied: list[str] = []
+        self.id = 0
 
-    def run(self) -> None:
+    def run(self, channel: socket.socket) -> None:
         prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
         prctl(PR_SET_CHILD_SUBREAPER, 1)
         signal.signal(signal.SIGTERM, self._on_term)
-        out_fd, err_fd = self.fds[0], self.fds[1]
         error_r, error_w = os.pipe()
-        spec = sandbox_confine.Confinement.from_json(self.request["confine"])
-        notify_r, notify_w = (socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-                              if spec.audit else (None, None))
+        notify_r, notify_w = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        to_child, requests = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         child = os.fork()
         if child == 0:
-            if notify_r is not None:
-                notify_r.close()
-            start_child(self.request, out_fd, err_fd, error_w, notify_w,
-                        self.netns_fds if spec.join_netns else None)
-        for fd in (out_fd, err_fd, error_w, *self.fds[2:], *(self.netns_fds or ())):
+            for end in (notify_r, to_child, channel):
+                end.close()
+            start_child(requests, error_w, notify_w, self.netns_fds)
+        for end in (notify_w, requests):
+            end.close()
+        os.close(error_w)
+        raw, fds, _flags, _addr = socket.recv_fds(channel, MAX_MESSAGE, MAX_FDS)
+        channel.close()
+        if not raw:  # never used
+            os._exit(0)
+        request = peek(raw, fds)
+        self.id = request["id"]
+        socket.send_fds(to_child, [raw], fds)  # the message as it came
+        to_child.close()
+        for fd in (*fds, *(self.netns_fds or ())):
             with contextlib.suppress(OSError):
                 os.close(fd)
         listener = None
-        if notify_w is not None and notify_r is not None:
-            notify_w.close()
-            with contextlib.suppress(OSError):
-                _msg, got, _f, _a = socket.recv_fds(notify_r, 4, 1)
-                listener = got[0] if got else None
-            notify_r.close()
+        with contextlib.suppress(OSError):
+            _msg, got, _f, _a = socket.recv_fds(notify_r, 4, 1)
+            listener = got[0] if got else None
+        notify_r.close()
         failure = b""
         while chunk := os.read(error_r, 4096):
             failure += chunk
@@ -244,7 +263,7 @@ class CommandSupervisor:
             send(self.ctl, {"op": "error", "id": self.id, **detail})
             os._exit(0)
         send(self.ctl, {"op": "started", "id": self.id, "pid": child})
-        status = self._watch(child, listener, spec)
+        status = self._watch(child, listener, request)
         send(self.ctl, {"op": "exit", "id": self.id, "status": status,
                         "denied": self.denied})
         os._exit(0)
@@ -252,8 +271,7 @@ class CommandSupervisor:
     def _on_term(self, signum: int, frame: object) -> None:
         self.kill_now = True
 
-    def _watch(self, child: int, listener: int | None, spec: sandbox_confine.Confinement
-               ) -> int:
+    def _watch(self, child: int, listener: int | None, request: dict[str, Any]) -> int:
         wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         signal.set_wakeup_fd(wake_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)
@@ -261,11 +279,11 @@ class CommandSupervisor:
         poller.register(wake_r, select.POLLIN)
         auditor = None
         if listener is not None:
-            write_map = self.request.get("write_map") or {}
-            net = self.request.get("net") or {}
+            write_map = request.get("write_map") or {}
+            net = request.get("net") or {}
             auditor = sandbox_audit.Auditor(listener, sandbox_audit.WriteMap(
                 tuple(write_map.get("writable", ())), tuple(write_map.get("readonly", ()))),
-                tuple(self.request.get("ignore_exe", ())),
+                tuple(request.get("ignore_exe", ())),
                 sandbox_audit.NetRule(int(net.get("proxy_port", 0))))
             poller.register(listener, select.POLLIN)
         status: int | None = None
@@ -350,6 +368,7 @@ class Supervisor:
         self.commands: dict[int, str] = {}  # per-command supervisor pid -> request id
         self.netns_fds: tuple[int, int] | None = None
         self.holder = 0
+        self.spare: tuple[int, socket.socket] | None = None  # a forked, waiting supervisor
 
     def run(self) -> None:
         prctl(PR_SET_CHILD_SUBREAPER, 1)
@@ -359,20 +378,30 @@ class Supervisor:
         wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         signal.set_wakeup_fd(wake_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)
+        for sockets in ("off", "proxy", "on"):  # built once here, not in every child
+            for audit, watch in ((False, False), (True, False), (True, True)):
+                with contextlib.suppress(OSError):
+                    sandbox_seccomp.program(sockets, audit, watch)  
         self.ready()
+        gc.freeze()  # what exists now is never collected: forks copy fewer pages
+        self.prefork()
         while True:
             with contextlib.suppress(InterruptedError):
-                ready, _, _ = select.select([self.ctl.fileno(), wake_r], [], [])
+                # the next spare is forked when nothing else happens: a fork competes for the
+                # CPU with the command being started
+                idle = PREFORK_DELAY if self.spare is None else None
+                ready, _, _ = select.select([self.ctl.fileno(), wake_r], [], [], idle)
+                if not ready:
+                    self.prefork()
                 if wake_r in ready:
                     with contextlib.suppress(OSError):
                         os.read(wake_r, 512)
                     self.reap()
                 if self.ctl.fileno() in ready:
-                    message, fds = receive(self.ctl)
-                    if message is None:
+                    raw, fds, _flags, _addr = socket.recv_fds(self.ctl, MAX_MESSAGE, MAX_FDS)
+                    if not raw:
                         self.shutdown()
-                    else:
-                        self.handle(message, fds)
+                    self.handle(peek(raw, fds), raw, fds)
 
     def ready(self) -> None:
         reply: dict[str, Any] = {"op": "ready", "pid": os.getpid()}
@@ -389,16 +418,39 @@ class Supervisor:
         for fd in fds:
             os.close(fd)
 
-    def handle(self, message: dict[str, Any], fds: list[int]) -> None:
+    def prefork(self) -> None:
+        """Fork the next per-command supervisor now, so a request finds it waiting (a fork of
+        this process is the slowest step of starting a command)."""
+        if self.spare is not None:
+            return
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            gc.disable()  # a collection would touch (and so copy) every page
+            ours.close()
+            signal.set_wakeup_fd(-1)
+            for sig in (signal.SIGCHLD, signal.SIGTERM):
+                signal.signal(sig, signal.SIG_DFL)
+            try:
+                CommandSupervisor(self.ctl, self.netns_fds).run(theirs)
+            finally:
+                os._exit(0)
+        theirs.close()
+        self.spare = (pid, ours)
+
+    def handle(self, message: dict[str, Any], raw: bytes, fds: list[int]) -> None:
         op = message.get("op")
         if op == "spawn":
-            pid = os.fork()
-            if pid == 0:
-                signal.set_wakeup_fd(-1)
-                for sig in (signal.SIGCHLD, signal.SIGTERM):
-                    signal.signal(sig, signal.SIG_DFL)
-                CommandSupervisor(self.ctl, message, fds, self.netns_fds).run()
-                os._exit(0)
+            self.prefork()
+            assert self.spare is not None
+            pid, channel = self.spare
+            self.spare = None
+            try:
+                socket.send_fds(channel, [raw], fds)  # as it came: parsed once more, in C
+            except OSError as exc:
+                send_quietly(self.ctl, {"op": "error", "id": message["id"], "errno": exc.errno,
+                                        "message": "the sandbox supervisor lost a helper"})
+            channel.close()
             self.commands[pid] = message["id"]
         elif op == "kill":
             for pid, ident in self.commands.items():
@@ -424,9 +476,11 @@ class Supervisor:
                 os.kill(pid, signal.SIGKILL)
 
     def _keep(self) -> frozenset[int]:
-        return frozenset({*self.commands, self.holder})
+        return frozenset({*self.commands, self.holder, *(self.spare[:1] if self.spare else ())})
 
     def shutdown(self) -> None:
+        if self.spare is not None:
+            self.spare[1].close()  # it reads end of file and exits
         for pid in list(self.commands):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGTERM)
