@@ -16,12 +16,13 @@ Later mounts cover earlier ones, so the order is the policy:
 
 ``--cap-drop ALL`` matters when swebash runs as root: bwrap would otherwise keep every capability
 and the command could simply unmount a mask; ``--unshare-user`` (implied for other users) makes
-bwrap empty the bounding set as well, so not even a setuid program can get one back. Network: "off" adds ``--unshare-net`` (a loopback of
-its own, nothing else); "proxy" runs bwrap inside the user and network namespace the supervisor
-made once (``sandbox_supervisor.make_netns``), whose loopback reaches only swebash's proxy; "on"
-shares the host's network. ``--die-with-parent`` ends the sandbox with its supervisor; the
-command's own session comes from the supervisor, the seccomp filter (``sandbox_seccomp``) is
-installed before bwrap starts, and applies inside.
+bwrap empty the bounding set as well, so not even a setuid program can get one back. Network:
+"off" adds ``--unshare-net`` (a loopback of its own, nothing else); "proxy" runs bwrap inside
+the user and network namespace the supervisor made once (``sandbox_supervisor.make_netns``),
+whose loopback reaches only swebash's proxy; "on" shares the host's network.
+``--die-with-parent`` ends the sandbox with its supervisor; the command's own session comes
+from the supervisor, the seccomp filter (``sandbox_seccomp``) is installed before bwrap
+starts, and applies inside.
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def probe(network: bool) -> str | None:
     path = bwrap_path()
     if path is None:
         return "bubblewrap is not installed"
-    argv = [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid",
+    argv = [path, "--unshare-user", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+            "--unshare-pid",
             "--cap-drop", "ALL", *([] if network else ["--unshare-net"]), "--", "true"]
     try:
         done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

@@ -381,7 +381,7 @@ class Supervisor:
         for sockets in ("off", "proxy", "on"):  # built once here, not in every child
             for audit, watch in ((False, False), (True, False), (True, True)):
                 with contextlib.suppress(OSError):
-                    sandbox_seccomp.program(sockets, audit, watch)  
+                    sandbox_seccomp.program(sockets, audit, watch)
         self.ready()
         gc.freeze()  # what exists now is never collected: forks copy fewer pages
         self.prefork()
@@ -474,6 +474,8 @@ class Supervisor:
         for pid in strays:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+        if not self.commands:
+            self.prefork()  # nothing runs now: the model is reading the result
 
     def _keep(self) -> frozenset[int]:
         return frozenset({*self.commands, self.holder, *(self.spare[:1] if self.spare else ())})

@@ -186,7 +186,7 @@ class WebServer:
         hits = self.hits
 
         class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
+            def do_GET(self) -> None:
                 hits.append(self.path)
                 body = pages.get(self.path)
                 self.send_response(200 if body is not None else 404)

@@ -21,9 +21,9 @@ from swebash.app import noninteractive_confirm
 from swebash.config import AiConfig
 from swebash.providers.base import ToolResultMessage
 from swebash.providers.fake import ScriptedProvider, Turn
+from swebash.render.confirm import build_confirm_prompt
 from swebash.safety.sandbox import OsSandbox
 from tests.ai.fakes import FakeTerminal, PatternRedactor, RuleGate, answering, registry
-from swebash.render.confirm import build_confirm_prompt
 from tests.safety.sandbox_fixtures import (
     CANARY,
     WebServer,
