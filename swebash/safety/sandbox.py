@@ -26,6 +26,7 @@ commands run unconfined (still supervised) and ``ai status`` and the first ``?``
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
 import shutil
 import threading
@@ -257,6 +258,7 @@ class OsSandbox:
         with self._lock:
             if self._tmpdir is None or not os.path.isdir(self._tmpdir):
                 self._tmpdir = os.path.realpath(lifecycle.private_dir("swebash-sandbox-"))
+                atexit.register(shutil.rmtree, self._tmpdir, True)  # (a SIGKILL: next start)
             return self._tmpdir
 
     def policy(self, cwd: str, environ: Mapping[str, str]) -> Policy:

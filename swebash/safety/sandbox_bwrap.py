@@ -60,8 +60,8 @@ def probe(network: bool) -> str | None:
     if path is None:
         return "bubblewrap is not installed"
     argv = [path, "--unshare-user", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-            "--unshare-pid",
-            "--cap-drop", "ALL", *([] if network else ["--unshare-net"]), "--", "true"]
+            "--unshare-pid", "--cap-drop", "ALL", *([] if network else ["--unshare-net"]),
+            "--", "true"]
     try:
         done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, timeout=PROBE_TIMEOUT, check=False)
