@@ -39,6 +39,7 @@ from swebash import lifecycle
 from swebash.config import SandboxConfig
 from swebash.safety import sandbox_bwrap, sandbox_landlock, sandbox_seccomp
 from swebash.safety.paths import within
+from swebash.safety.sandbox_audit import WriteMap
 from swebash.safety.sandbox_confine import Confinement, launcher_argv
 from swebash.safety.sandbox_domains import Answer, DomainGate, DomainStore
 from swebash.safety.sandbox_policy import (
@@ -97,7 +98,8 @@ class Sandbox(Protocol):
         """The same supervision, no confinement: for a rerun the user approved."""
         ...
 
-    def launcher(self, argv: Sequence[str], cwd: str) -> list[str]:
+    def launcher(self, argv: Sequence[str], cwd: str,
+                 env: Mapping[str, str] | None = None) -> list[str]:
         """A command line that runs ``argv`` confined by this policy, for a process someone
         else starts (stdio MCP servers); ``argv`` unchanged when nothing confines."""
         ...
@@ -182,9 +184,10 @@ class OsSandbox:
             pass  # said when a command needs it
 
     def supervisor(self) -> Supervisor:
+        backend = self.backend()  # decides whether the proxy's namespace is made
         with self._lock:
             if self._supervisor is None:
-                self._supervisor = Supervisor(netns=self._backend == "bwrap"
+                self._supervisor = Supervisor(netns=backend == "bwrap"
                                               and self.network == "proxy")
             supervisor = self._supervisor
         supervisor.start()
@@ -241,8 +244,9 @@ class OsSandbox:
                 return "off"
             return f"not restricted (Landlock ABI {sandbox_landlock.abi_version()} < 4)"
         allowed = ", ".join(self.config.allow_domains) or "none yet"
-        how = ("its only way out" if backend == "bwrap" else
-               "TCP to the proxy's port only")
+        abi = sandbox_landlock.abi_version()
+        how = ("its only way out" if backend == "bwrap" else "TCP to the proxy's port only"
+               if abi >= 4 else f"TCP not restricted: Landlock ABI {abi} < 4")
         return f"through swebash's proxy ({how}; allowed: {allowed}; a new domain asks)"
 
     def notice(self) -> str | None:
@@ -271,10 +275,12 @@ class OsSandbox:
         return policy.landlock_writable if backend == "landlock" else policy.writable
 
     def allows_write(self, path: str, cwd: str) -> bool:
-        policy = self.policy(cwd, {})
-        if self.backend() != "landlock" and any(within(path, r) for r in policy.readonly):
-            return False
-        return any(within(path, root) for root in self.writable_roots(cwd))
+        return self.write_map(self.policy(cwd, {})).allows(path)
+
+    def write_map(self, policy: Policy) -> WriteMap:
+        if self.backend() == "landlock":
+            return WriteMap(policy.landlock_writable)
+        return WriteMap(policy.writable, (*policy.readonly, *policy.hidden))
 
     def confinement(self, policy: Policy, cwd: str, audit: bool) -> Confinement:
         backend = self.backend()
@@ -283,7 +289,7 @@ class OsSandbox:
             # the network namespace does the confining: INET sockets may be made (bwrap needs
             # one to bring the loopback up), unix sockets still may not
             argv = sandbox_bwrap.bwrap_argv(sandbox_bwrap.BwrapPolicy(
-                policy.writable, policy.readonly, policy.hidden, policy.network), cwd)
+                policy.mounts, policy.hidden, policy.network), cwd)
             return Confinement("bwrap", tuple(argv), sockets="on", audit=audit,
                                watch_connect=watch, join_netns=policy.network == "proxy")
         if backend == "landlock":
@@ -326,9 +332,8 @@ class OsSandbox:
                           "\"off\" or \"on\"")
         audit = sandbox_seccomp.supported()
         confine = self.confinement(policy, cwd, audit)
-        write_map = ({"writable": list(policy.landlock_writable)} if backend == "landlock"
-                     else {"writable": list(policy.writable),
-                           "readonly": [*policy.readonly, *policy.hidden]})
+        writes = self.write_map(policy)
+        write_map = {"writable": list(writes.writable), "readonly": list(writes.readonly)}
         ignore = [os.path.realpath(confine.bwrap[0])] if confine.bwrap else []
         if policy.network == "proxy":
             self.proxy()  # listening before the command can connect
@@ -367,18 +372,25 @@ class OsSandbox:
     def outside(self) -> Unconfined:
         return Unconfined(self)
 
-    def launcher(self, argv: Sequence[str], cwd: str) -> list[str]:
+    def launcher(self, argv: Sequence[str], cwd: str,
+                 env: Mapping[str, str] | None = None) -> list[str]:
         backend = self.backend()
         if backend is None:
             return list(argv)
+        path = (env if env is not None else self.environ).get("PATH", os.defpath)
+        if not argv or shutil.which(argv[0], path=path) is None:
+            # said as the unwrapped command would have: not found (not "the launcher failed")
+            raise FileNotFoundError(2, "command not found", argv[0] if argv else "")
         policy = self.policy(cwd, {})
         if policy.network == "proxy":
             self.proxy()  # listening before the server can connect
         confine = self.confinement(policy, cwd, audit=False)
         if confine.join_netns:
-            netns = self.supervisor().netns
+            supervisor = self.supervisor()
+            netns = supervisor.netns
             if netns is None:
-                raise OSError("the sandbox's network namespace is not available")
+                raise OSError(f"the sandbox's network namespace could not be made "
+                              f"({supervisor.netns_error or 'unknown reason'})")
             confine = Confinement(confine.backend, confine.bwrap, confine.landlock,
                                   confine.sockets, audit=False, join_netns=True,
                                   netns_paths=netns.paths)
@@ -474,7 +486,8 @@ class Unconfined:
     def outside(self) -> Unconfined:
         return self
 
-    def launcher(self, argv: Sequence[str], cwd: str) -> list[str]:
+    def launcher(self, argv: Sequence[str], cwd: str,
+                 env: Mapping[str, str] | None = None) -> list[str]:
         return list(argv)
 
     def writable_roots(self, cwd: str) -> tuple[str, ...]:

@@ -46,17 +46,22 @@ def within(path: str, root: str) -> bool:
 
 @dataclass(frozen=True)
 class WriteMap:
-    """Where the policy lets a command write: ``writable`` trees minus ``readonly`` paths."""
+    """Where the policy lets a command write: ``writable`` trees and ``readonly`` places."""
 
     writable: tuple[str, ...]
     readonly: tuple[str, ...] = ()
 
     def allows(self, path: str) -> bool:
+        """The most specific place that holds ``path`` decides (a read-only $HOME inside a
+        writable tree, a writable folder inside that $HOME)."""
         if path.startswith(NOT_FILES) or path in ("/dev", "/proc"):
             return True
-        if any(within(path, r) for r in self.readonly):
-            return False
-        return any(within(path, w) for w in self.writable)
+        best, allowed = -1, False
+        for places, writable in ((self.writable, True), (self.readonly, False)):
+            for place in places:
+                if within(path, place) and len(place) > best:
+                    best, allowed = len(place), writable
+        return allowed
 
 
 @dataclass(frozen=True)

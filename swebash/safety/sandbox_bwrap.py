@@ -7,10 +7,11 @@ Later mounts cover earlier ones, so the order is the policy:
 1. ``--ro-bind / /``: everything readable, nothing writable;
 2. a fresh ``/dev`` (null, zero, tty, random, its own ``pts`` and ``shm``) and ``/proc`` (only
    the sandbox's own processes: no ``/proc/<swebash>/environ`` with the API keys);
-3. ``--bind`` the carved writable trees (``sandbox_policy.carve``) and the private temp dir;
+3. ``--bind`` the working tree; when it holds $HOME, ``--ro-bind`` $HOME back and ``--bind``
+   its carved writable entries (``sandbox_policy.carve``); the private temp dir;
 4. ``--ro-bind`` ``.git`` and shell startup files in the working tree back to read-only: a mount
    point can be neither renamed nor removed, so ``mv .git .git-old && mkdir .git`` fails and
-   nothing (a hook, a ``commondir``) can be added to it;
+   nothing (a hook, a ``commondir``) can be added to it (nor can $HOME be swapped);
 5. secret directories covered by an empty tmpfs, secret files by ``/dev/null`` — inside the
    working tree too, since they come last.
 
@@ -76,8 +77,7 @@ def probe(network: bool) -> str | None:
 
 @dataclass(frozen=True)
 class BwrapPolicy:
-    writable: tuple[str, ...]  # real paths of trees the command may change
-    readonly: tuple[str, ...]  # existing paths inside those trees that stay read-only
+    mounts: tuple[tuple[str, bool], ...]  # (real path, writable), in order, over "/" read-only
     hidden: tuple[str, ...]  # existing secret paths (real paths), masked
     network: str  # "off" | "proxy" | "on"
 
@@ -93,10 +93,8 @@ def bwrap_argv(policy: BwrapPolicy, cwd: str) -> list[str]:
     if policy.network == "off":
         argv.append("--unshare-net")
     argv += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-    for tree in policy.writable:
-        argv += ["--bind", tree, tree]
-    for path_ in policy.readonly:
-        argv += ["--ro-bind", path_, path_]
+    for place, writable in policy.mounts:
+        argv += ["--bind" if writable else "--ro-bind", place, place]
     for secret in policy.hidden:
         if os.path.isdir(secret):
             argv += ["--tmpfs", secret, "--remount-ro", secret]

@@ -76,17 +76,26 @@ NO_PROXY_VARS = ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy")
 @dataclass(frozen=True)
 class Policy:
     root: str  # the working tree ("/" when the command runs outside any)
-    writable: tuple[str, ...]  # trees granted whole (carved), the temp dir included
-    readonly: tuple[str, ...]  # existing paths inside them kept read-only (bubblewrap)
+    # bubblewrap: over the read-only root, these paths in this order, writable or not (a later
+    # mount covers an earlier one; the private temp dir is the last)
+    mounts: tuple[tuple[str, bool], ...]
     hidden: tuple[str, ...]  # every secret place found (bubblewrap masks them all)
     network: str  # "off" | "proxy" | "on"
     tmpdir: str
     # Landlock: the home and system secrets alone (it cannot hide a secret-looking name inside
     # a tree it lets the command write, but keeps these out even when the tree holds them), and
-    # the writable trees carved around them
+    # the writable trees carved around them and around $HOME's protected entries
     guarded: tuple[str, ...] = ()
     landlock_writable: tuple[str, ...] = ()
     home_protected: bool = False  # the tree is or holds $HOME: its dot entries are read-only
+
+    @property
+    def writable(self) -> tuple[str, ...]:
+        return tuple(p for p, writable in self.mounts if writable)
+
+    @property
+    def readonly(self) -> tuple[str, ...]:
+        return tuple(p for p, writable in self.mounts if not writable)
 
 
 def work_root(cwd: str) -> str:
@@ -281,24 +290,40 @@ def build_policy(cwd: str, home: str, environ: Mapping[str, str], tmp: str, netw
         ("home", home, sockets),
         lambda seen: real_existing(home_secrets(home, environ, seen), seen))
     guarded = tuple(p for p in home_found if maskable(p, root, tmp))
-    readonly: list[str] = []
-    excluded = [os.path.realpath(p) for p in protect]
-    trees: list[str] = []
+    protected = [os.path.realpath(p) for p in protect]
+    mounts: list[tuple[str, bool]] = []
     in_tree: tuple[str, ...] = ()
-    home_protected = False
+    excluded = list(protected)
+    home_protected = root != "/" and within(home, root)
     if root != "/":
         in_tree = cache.get(("tree", root), lambda seen: real_existing(
             tree_secrets(root, seen=seen), seen))
-        readonly = readonly_in_tree(root)
-        if within(home, root):
-            home_protected = True
-            excluded += home_excluded(home)
-        trees = carve(root, excluded)
-        readonly = [p for p in readonly if any(within(p, t) for t in trees)]
+        if home_protected:
+            home_dots = home_excluded(home)
+            excluded += home_dots
+            if root != home:  # $HOME a read-only mount point: it cannot be renamed either
+                mounts += [(root, True), (home, False)]
+            mounts += [(p, True) for p in carve(home, [*home_dots, *protected])]
+        else:
+            mounts.append((root, True))
+        held = [p for p in protected if within(p, root) and os.path.lexists(p)]
+        mounts += [(p, False) for p in (*held, *readonly_in_tree(root))
+                   if mount_allows(mounts, p)]
+    mounts.append((tmp, True))
     hidden = tuple(p for p in real_existing((*home_found, *in_tree)) if maskable(p, root, tmp))
+    # Landlock has no mount points: what holds $HOME keeps its own level list-only as well
     landlock = (carve(root, [*excluded, *guarded]) if root != "/" else []) + [tmp]
-    return Policy(root, (*trees, tmp), tuple(readonly), hidden, network, tmp, guarded,
-                  tuple(landlock), home_protected)
+    return Policy(root, tuple(mounts), hidden, network, tmp, guarded, tuple(landlock),
+                  home_protected)
+
+
+def mount_allows(mounts: Sequence[tuple[str, bool]], path: str) -> bool:
+    """Whether ``path`` is writable under ``mounts`` (the most specific one decides)."""
+    best, allowed = -1, False
+    for place, writable in mounts:
+        if within(path, place) and len(place) >= best:
+            best, allowed = len(place), writable
+    return allowed
 
 
 def session_env(env: Mapping[str, str]) -> dict[str, str]:

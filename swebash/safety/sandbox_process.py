@@ -121,29 +121,36 @@ class Supervisor:
         """Start the supervisor unless it runs; raises OSError when it cannot start."""
         with self._lock:
             if self._sock is not None:
-                return
-            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-            ours.set_inheritable(False)
-            parent = os.path.dirname(os.path.dirname(os.path.dirname(
-                os.path.abspath(wire.__file__))))
-            boot = (f"import sys; sys.path.insert(0, {parent!r}); "
-                    "from swebash.safety.sandbox_supervisor import main; main()")
-            options = json.dumps({"netns": self.want_netns})
-            try:
-                self._proc = subprocess.Popen(
-                    [sys.executable, "-I", "-c", boot, str(theirs.fileno()), options],
-                    pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                    start_new_session=True, close_fds=True)
-            finally:
-                theirs.close()
-            self._ready.clear()
-            self._sock = ours
+                ours = None  # started (maybe by another thread, still starting): wait below
+            else:
+                ours = self._launch()
+        if ours is not None:
             threading.Thread(target=self._read, args=(ours,), name="swebash-supervisor",
                              daemon=True).start()
         if not self._ready.wait(START_TIMEOUT):
             self.close()
             raise OSError(errno.ETIMEDOUT, "the sandbox supervisor did not start")
+
+    def _launch(self) -> socket.socket:
+        """Start the process (under the lock); its socket, for the reader thread."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        ours.set_inheritable(False)
+        parent = os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(wire.__file__))))
+        boot = (f"import sys; sys.path.insert(0, {parent!r}); "
+                "from swebash.safety.sandbox_supervisor import main; main()")
+        options = json.dumps({"netns": self.want_netns})
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-I", "-c", boot, str(theirs.fileno()), options],
+                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                start_new_session=True, close_fds=True)
+        finally:
+            theirs.close()
+        self._ready.clear()
+        self._sock = ours
+        return ours
 
     def close(self) -> None:
         """End every command and the supervisor (idempotent)."""

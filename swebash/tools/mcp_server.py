@@ -51,7 +51,8 @@ State = Literal["idle", "starting", "ready", "failed", "stopped", "disabled"]
 class McpSandbox(Protocol):
     """What starting a stdio server needs of the sandbox (``safety.sandbox.OsSandbox``)."""
 
-    def launcher(self, argv: Sequence[str], cwd: str) -> list[str]: ...
+    def launcher(self, argv: Sequence[str], cwd: str,
+                 env: Mapping[str, str] | None = None) -> list[str]: ...
 
     def launcher_env(self, cwd: str, env: Mapping[str, str]) -> dict[str, str]: ...
 
@@ -186,7 +187,7 @@ class McpServer:
             if self.sandbox is not None and not self.config.trust:
                 # an untrusted server runs inside the sandbox, under the commands' policy
                 cwd = self.config.cwd or os.getcwd()
-                argv = self.sandbox.launcher(argv, cwd)
+                argv = self.sandbox.launcher(argv, cwd, env)
                 env = self.sandbox.launcher_env(cwd, env)
             params = StdioServerParameters(command=argv[0], args=argv[1:], env=env,
                                            cwd=self.config.cwd)
