@@ -339,7 +339,7 @@ async def _offer_rerun(agent: Agent, runnable: list[_Prepared], ctx: ToolContext
     (y/N only — never remembered, whatever the answer); the model reads what happened."""
     for p in runnable:
         if p.blocked is None or p.tool is None or ctx.sandbox is None or \
-                '"sandbox_rerun": false' in (p.result or ""):
+                _result_field(p.result, "sandbox_rerun") is False:
             continue  # (not when a person already refused what the command needed)
         subject = p.tool.gate_subject(p.args)
         answer = ConfirmAnswer.NO
@@ -359,6 +359,14 @@ async def _offer_rerun(agent: Agent, runnable: list[_Prepared], ctx: ToolContext
         p.summary += " · rerun outside the sandbox"
         p.result = _with_note(p.result, "the sandbox stopped the first run; the user approved "
                               "running it again outside the sandbox, and this is that result")
+
+
+def _result_field(content: str | None, name: str) -> object:
+    try:
+        data = json.loads(content or "")
+    except ValueError:
+        return None
+    return data.get(name) if isinstance(data, dict) else None
 
 
 def _with_note(content: str | None, note: str) -> str:

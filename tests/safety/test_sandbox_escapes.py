@@ -232,6 +232,24 @@ def test_home_as_the_tree_keeps_config_rc_and_bin_read_only(world: World,
     assert "dotfiles read-only" in make_sandbox(world, backend).describe(str(home))
 
 
+def test_a_tree_holding_home_cannot_swap_or_edit_it(world: World, backend: str,
+                                                    tmp_path: Path) -> None:
+    home = world.home  # tmp_path/home: the tree tmp_path holds it
+    (home / ".bashrc").write_text("# mine\n")
+    (home / "notes").mkdir()
+    result = run("mv home home-old; mkdir -p fake && mv fake home; echo evil >> home/.bashrc; "
+                 "touch home/notes/ok; touch top-level; echo done", world,
+                 make_sandbox(world, backend), cwd=tmp_path)
+    assert result["stdout"].strip() == "done"
+    assert (home / ".bashrc").read_text() == "# mine\n" and not (tmp_path / "home-old").exists()
+    assert (home / "notes/ok").exists()
+    # bubblewrap pins $HOME with a mount point; Landlock keeps the levels above it list-only
+    assert (tmp_path / "top-level").exists() == (backend == "bwrap")
+    stopped = run("echo evil >> home/.bashrc", world, make_sandbox(world, backend),
+                  cwd=tmp_path)
+    assert str((home / ".bashrc").resolve()) in (stopped["blocked"] or "")  # the audit's view
+
+
 # ---------------------------------------------------------------------------- 5. leftovers
 
 
