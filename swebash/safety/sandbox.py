@@ -31,17 +31,16 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from swebash import lifecycle
 from swebash.config import SandboxConfig
-from swebash.safety import sandbox_bwrap, sandbox_landlock, sandbox_seccomp
-from swebash.safety.paths import within
+from swebash.safety import sandbox_bwrap, sandbox_landlock, sandbox_report, sandbox_seccomp
 from swebash.safety.sandbox_audit import WriteMap
 from swebash.safety.sandbox_confine import Confinement, launcher_argv
-from swebash.safety.sandbox_domains import Answer, DomainGate, DomainStore
+from swebash.safety.sandbox_domains import DomainGate, DomainStore, asker
 from swebash.safety.sandbox_policy import (
     Policy,
     ScanCache,
@@ -54,13 +53,11 @@ from swebash.safety.sandbox_policy import (
 from swebash.safety.sandbox_process import SupervisedProcess, Supervisor
 
 if TYPE_CHECKING:
-    from swebash.api import ConfirmAnswer, ConfirmRequest
+    from swebash.api import ConfirmHook
     from swebash.safety.sandbox_proxy import DomainProxy
 
 __all__ = ["OsSandbox", "Policy", "Sandbox", "SandboxedProcess", "secret_name", "work_root"]
 
-DOMAIN_QUESTION_TIMEOUT = 600.0
-ConfirmFn = Callable[["ConfirmRequest"], Awaitable["ConfirmAnswer"]]
 
 
 class SandboxedProcess(Protocol):
@@ -215,39 +212,9 @@ class OsSandbox:
         """One line for ``ai status``: the backend and the policy, or why there is none."""
         backend = self.backend()
         if backend is None:
-            if self._why_none == "off":
-                return ("off (SWEBASH_AI_SANDBOX=off or [sandbox] mode = \"off\"): AI commands "
-                        "run unconfined (still ended with swebash)")
-            return f"unavailable ({self._why_none}): AI commands run unconfined"
-        root = work_root(cwd or os.getcwd())
-        writes = "private temp dir only" if root == "/" else f"{root} + private temp dir"
-        if within(self.home, root) and root != "/":
-            writes += "; $HOME's own level and its dotfiles read-only (~/.cache writable)"
-        net = self._network_words(backend)
-        common = ("no terminal, no capabilities, no keyring, no unix sockets"
-                  if sandbox_seccomp.supported() else "no capabilities (no seccomp filter on "
-                  "this CPU: terminal ioctls, keyring and unix sockets not refused)")
-        if backend == "bwrap":
-            if os.path.lexists(os.path.join(root, ".git")):
-                writes += " (.git read-only)"
-            return f"bubblewrap — writes: {writes}, network: {net}, secrets hidden, {common}"
-        abi = sandbox_landlock.abi_version()
-        return (f"landlock ABI {abi} — writes: {writes}, network: {net}, home and system "
-                f"secrets unreadable, {common}; not protected by Landlock: .git and "
-                "secret-looking files inside the tree")
-
-    def _network_words(self, backend: str) -> str:
-        if self.network == "on":
-            return "on (unrestricted)"
-        if self.network == "off":
-            if backend == "bwrap" or sandbox_landlock.abi_version() >= 4:
-                return "off"
-            return f"not restricted (Landlock ABI {sandbox_landlock.abi_version()} < 4)"
-        allowed = ", ".join(self.config.allow_domains) or "none yet"
-        abi = sandbox_landlock.abi_version()
-        how = ("its only way out" if backend == "bwrap" else "TCP to the proxy's port only"
-               if abi >= 4 else f"TCP not restricted: Landlock ABI {abi} < 4")
-        return f"through swebash's proxy ({how}; allowed: {allowed}; a new domain asks)"
+            return sandbox_report.unconfined_line(self._why_none)
+        return sandbox_report.status_line(backend, work_root(cwd or os.getcwd()), self.home,
+                                          self.network, self.config.allow_domains)
 
     def notice(self) -> str | None:
         """Once per session, when the sandbox should be on but no backend works."""
@@ -353,7 +320,7 @@ class OsSandbox:
         self.finished(process)
         if self.backend() is None or not isinstance(process, SupervisedProcess):
             return None
-        return describe_denied(process.denied, [f"network access to {r.host} ({r.why})"
+        return sandbox_report.denied_line(process.denied, [f"network access to {r.host} ({r.why})"
                                                 for r in self._refusals(process)])
 
     def rerun_useful(self, process: SandboxedProcess) -> bool:
@@ -404,32 +371,11 @@ class OsSandbox:
 
     # ------------------------------------------------------------------ asking about domains
 
-    def set_confirm(self, confirm: ConfirmFn | None,
+    def set_confirm(self, confirm: ConfirmHook | None,
                     loop: asyncio.AbstractEventLoop | None = None) -> None:
         """Ask new domains through ``confirm`` (on ``loop``) from now on; None: nobody."""
-        if confirm is None or loop is None:
-            self.domains.ask = None
-            return
-
-        def ask(host: str) -> Answer:
-            from swebash.api import ConfirmAnswer, ConfirmRequest, Verdict
-
-            running = list(self._running.values())
-            request = ConfirmRequest(
-                tool="execute_command", description=f"network access to {host}",
-                verdict=Verdict("ask", reasons=(f"{host} is not in [sandbox] allow_domains",)),
-                command=running[0] if len(running) == 1 else None, kind="network",
-                domain=host)
-            async def question() -> ConfirmAnswer:
-                return await confirm(request)
-
-            answer = asyncio.run_coroutine_threadsafe(question(), loop).result(
-                DOMAIN_QUESTION_TIMEOUT)
-            if answer in (ConfirmAnswer.PROJECT, ConfirmAnswer.FOREVER, ConfirmAnswer.ALWAYS):
-                return "project"
-            return "yes" if answer is ConfirmAnswer.YES else "no"
-
-        self.domains.ask = ask
+        self.domains.ask = (None if confirm is None or loop is None else
+                            asker(confirm, loop, lambda: list(self._running.values())))
 
     # ------------------------------------------------------------------ end
 
@@ -444,27 +390,6 @@ class OsSandbox:
             proxy.close()
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
-
-
-def describe_denied(denied: Sequence[str], refusals: Sequence[str]) -> str | None:
-    """One line from the audit's records (``write:…``, ``socket:…``, ``connect:…``) and the
-    proxy's refusals."""
-    writes = [d[6:] for d in denied if d.startswith("write:")]
-    sockets = [d[7:] for d in denied if d.startswith("socket:")]
-    connects = [d[8:] for d in denied if d.startswith("connect:")]
-    parts = []
-    if writes:
-        more = f" and {len(writes) - 3} more" if len(writes) > 3 else ""
-        parts.append(f"a write outside the working tree or to a protected path "
-                     f"({', '.join(writes[:3])}{more})")
-    for kind in dict.fromkeys(sockets):
-        parts.append("a unix socket (tmux, D-Bus and the like are not reachable)"
-                     if kind == "unix" else f"a {kind} socket (network access)")
-    if connects:
-        parts.append(f"network access to {', '.join(connects[:3])} (only swebash's proxy is "
-                     "reachable)")
-    parts += refusals
-    return "; ".join(dict.fromkeys(parts)) or None
 
 
 class Unconfined:

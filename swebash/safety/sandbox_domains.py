@@ -12,6 +12,7 @@ about waits for that answer.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -20,9 +21,13 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from swebash.api import ConfirmHook
 
 Answer = Literal["yes", "no", "project"]
+QUESTION_TIMEOUT = 600.0  # seconds a command waits for the answer
 Asker = Callable[[str], Answer]
 
 
@@ -143,3 +148,27 @@ class DomainGate:
                 return Decision(True, "allowed always in this project" if saved else
                                 "allowed for this session (could not be saved)", True)
             return Decision(True, "allowed for this session", True)
+
+
+def asker(confirm: ConfirmHook, loop: asyncio.AbstractEventLoop,
+          running: Callable[[], list[str]]) -> Asker:
+    """An ``Asker`` that puts the question through the agent's confirmation hook (which runs on
+    ``loop``; the proxy asks from its own thread), naming the command when only one runs."""
+    def ask(host: str) -> Answer:
+        from swebash.api import ConfirmAnswer, ConfirmRequest, Verdict
+
+        commands = running()
+        request = ConfirmRequest(
+            tool="execute_command", description=f"network access to {host}",
+            verdict=Verdict("ask", reasons=(f"{host} is not in [sandbox] allow_domains",)),
+            command=commands[0] if len(commands) == 1 else None, kind="network", domain=host)
+
+        async def question() -> ConfirmAnswer:
+            return await confirm(request)
+
+        answer = asyncio.run_coroutine_threadsafe(question(), loop).result(QUESTION_TIMEOUT)
+        if answer in (ConfirmAnswer.PROJECT, ConfirmAnswer.FOREVER, ConfirmAnswer.ALWAYS):
+            return "project"
+        return "yes" if answer is ConfirmAnswer.YES else "no"
+
+    return ask

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-from swebash.safety import sandbox_supervisor as wire
+from swebash.safety import sandbox_wire as wire
 from swebash.safety.sandbox_confine import Confinement
 
 START_TIMEOUT = 15.0
