@@ -140,6 +140,30 @@ def test_interactive_user_is_asked_once_to_rerun_outside(
     assert "outside the sandbox" in tool_result(server)
 
 
+def test_a_new_domain_is_asked_in_the_terminal_and_a_saves_it(
+        spawn: object, server: FakeServer, world: World) -> None:
+    web = WebServer({"/": CANARY.encode()})
+    command = f"curl -sSf http://ask.localhost:{web.port}/"
+    server.script({"tools": [["execute_command", json.dumps({"command": command})]]},
+                  {"text": "Fetched."})
+    try:
+        assert callable(spawn)
+        term: Term = spawn(env=ai_env(server, SWEBASH_AI_TOOLS_CONFIRM="false"),
+                           cwd=str(world.work))
+        term.wait_prompt()
+        term.send("? fetch it\r")
+        term.wait_for(lambda t: "reach ask.localhost?" in t.text(), what="the domain question")
+        assert "[y/N/a]" in term.text() and "curl -sSf" in term.text()
+        term.send("a")
+        term.wait_for(lambda t: "Fetched." in t.text(), what="the answer")
+    finally:
+        web.close()
+    assert CANARY in tool_result(server) and web.hits == ["/"]
+    saved = Path(os.environ["XDG_STATE_HOME"]) / "swebash/sandbox-domains.json"
+    assert json.loads(saved.read_text())["projects"] == {
+        str(world.work.resolve()): ["ask.localhost"]}
+
+
 # ---------------------------------------------------------------------------- no orphans
 
 
