@@ -199,11 +199,11 @@ class OsSandbox:
             if self._proxy is None:
                 from swebash.safety.sandbox_proxy import DomainProxy
 
-                proxy = DomainProxy(self.domains)
-                proxy.listen()
-                if supervisor.netns is not None:
-                    proxy.serve(supervisor.netns.listener)
-                self._proxy = proxy
+                self._proxy = DomainProxy(self.domains)
+                self._proxy.listen()
+            netns = supervisor.netns  # (a new one if the supervisor had to be restarted)
+            if netns is not None and not self._proxy.serves(netns.listener):
+                self._proxy.serve(netns.listener)
             return self._proxy
 
     # ------------------------------------------------------------------ for people

@@ -213,9 +213,8 @@ class CommandSupervisor:
             poller.register(listener, select.POLLIN)
         status: int | None = None
         while status is None:
-            if self.kill_now:
-                kill_tree(child)
-            for pid, raw in reap_all():
+            reaped = kill_tree(child) if self.kill_now else []  # (it reaps as it kills)
+            for pid, raw in reaped + reap_all():
                 if pid == child:
                     status = os.waitstatus_to_exitcode(raw)
             if status is not None:

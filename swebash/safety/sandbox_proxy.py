@@ -109,6 +109,10 @@ class DomainProxy:
         threading.Thread(target=self._accept, args=(sock,), name="swebash-proxy",
                          daemon=True).start()
 
+    def serves(self, sock: socket.socket) -> bool:
+        with self._lock:
+            return sock in self._listeners
+
     def close(self) -> None:
         self._closed = True
         with self._lock:

@@ -7,6 +7,7 @@ canary files in the test's temp dir; HOME is a temp dir, so the "secrets" are ca
 from __future__ import annotations
 
 import os
+import signal
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,13 +18,16 @@ from swebash.safety.sandbox import secret_name, work_root
 from tests.safety.sandbox_fixtures import (
     CANARY,
     Listener,
+    WebServer,
     World,
     available,
     connect_command,
     listener,
     make_sandbox,
     make_world,
+    processes_with,
     run,
+    wait_gone,
 )
 
 BACKENDS = ("bwrap", "landlock")
@@ -189,8 +193,11 @@ def test_mode_off_lifts_everything(world: World, tcp: Listener) -> None:
 
 
 def test_a_timed_out_sandboxed_command_is_killed(world: World, backend: str) -> None:
-    result = run("sleep 30 & sleep 30", world, make_sandbox(world, backend), timeout=1)
-    assert result.get("timed_out") is True
+    marker = "3031.303030"
+    result = run(f"trap '' TERM; sleep {marker} & sleep {marker}", world,
+                 make_sandbox(world, backend), timeout=1)
+    assert result.get("timed_out") is True and result["exit_code"] != 0
+    assert wait_gone(marker) == []  # SIGTERM ignored: SIGKILL, the whole tree
 
 
 def test_status_line_names_backend_and_policy(world: World, backend: str) -> None:
@@ -211,3 +218,24 @@ def test_a_missing_backend_is_said_once(world: World) -> None:
 def test_secret_names_are_judged_by_name_not_location() -> None:
     assert secret_name(".env") and secret_name("deploy/id_rsa") and secret_name(".ssh/config")
     assert not secret_name("src/app.py") and not secret_name("id_rsa.pub")
+
+
+def test_a_killed_supervisor_takes_its_commands_along_and_is_started_again(
+        world: World, backend: str) -> None:
+    web = WebServer({"/": CANARY.encode()})
+    sandbox = make_sandbox(world, backend, network="proxy", allow=("back.localhost",))
+    try:
+        marker = "7171.171717"
+        process = sandbox.spawn(["sleep", marker], str(world.work), world.env)
+        assert processes_with(marker)
+        supervisor = sandbox.supervisor().pid
+        assert supervisor is not None
+        os.kill(supervisor, signal.SIGKILL)
+        assert wait_gone(marker) == []
+        process.wait(10)  # the end of the supervisor ends the process's record as well
+        result = run(f"curl -sSf http://back.localhost:{web.port}/", world, sandbox,
+                     keep=True)
+        assert result["stdout"] == CANARY and sandbox.supervisor().pid != supervisor
+    finally:
+        sandbox.close()
+        web.close()
