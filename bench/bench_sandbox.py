@@ -14,6 +14,7 @@ in a small temp tree.
 
 from __future__ import annotations
 
+import base64
 import http.server
 import os
 import shutil
@@ -142,10 +143,12 @@ def proxy_overhead() -> None:
     port = server.server_address[1]
     proxy = DomainProxy(DomainGate(("bench.localhost",), DomainStore(None), lambda: "/"))
     proxy_port = proxy.listen()
+    key = base64.b64encode(f"swebash:{proxy.token}".encode()).decode()
+    auth = f"Proxy-Authorization: Basic {key}\r\n"
     direct = b"GET / HTTP/1.0\r\nHost: bench.localhost\r\n\r\n"
     absolute = (f"GET http://bench.localhost:{port}/ HTTP/1.1\r\nHost: bench.localhost\r\n"
-                "\r\n").encode()
-    tunnel = f"CONNECT bench.localhost:{port} HTTP/1.1\r\n\r\n".encode() + direct
+                f"{auth}\r\n").encode()
+    tunnel = f"CONNECT bench.localhost:{port} HTTP/1.1\r\n{auth}\r\n".encode() + direct
     runs = 200
     try:
         base = timing.median_ms(lambda: exchange(port, direct), runs, warm=True)

@@ -277,10 +277,10 @@ class OsSandbox:
         if policy.network == "proxy":
             supervisor = self.supervisor()
             if self.backend() == "bwrap" and supervisor.netns is not None:
-                out = proxy_env(out, supervisor.netns.port)
+                out = proxy_env(out, f"http://127.0.0.1:{supervisor.netns.port}")
             else:
                 proxy = self.proxy()
-                out = proxy_env(out, proxy.port if proxy else 0)
+                out = proxy_env(out, proxy.url() if proxy else "http://127.0.0.1:0")
         return out
 
     # ------------------------------------------------------------------ Sandbox

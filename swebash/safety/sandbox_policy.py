@@ -346,9 +346,8 @@ def is_socket(path: str) -> bool:
         return False
 
 
-def proxy_env(env: Mapping[str, str], port: int) -> dict[str, str]:
-    """Every HTTP(S) client pointed at the proxy, with no exception list."""
+def proxy_env(env: Mapping[str, str], url: str) -> dict[str, str]:
+    """Every HTTP(S) client pointed at the proxy ``url``, with no exception list."""
     out = {k: v for k, v in env.items() if k not in NO_PROXY_VARS}
-    url = f"http://127.0.0.1:{port}"
     out.update(dict.fromkeys(PROXY_VARS, url))
     return out

@@ -15,14 +15,21 @@ onto the host's own services or a cloud metadata endpoint); ``localhost`` and ``
 resolve to 127.0.0.1 as RFC 6761 §6.3 lets applications do. The resolver is a parameter, so
 tests can point any name anywhere.
 
-One thread per listener accepts; one thread per connection pumps both directions with
-``select``. The proxy adds a thread start and a connect to a request (``make bench``).
+On the host's 127.0.0.1 (the Landlock backend) every local process could connect, so there
+the proxy serves only requests that carry its per-session token (``Proxy-Authorization``, from
+the user:password in the proxy URL commands get); the bubblewrap namespace's loopback reaches
+nothing but sandboxed commands. One thread per listener accepts; one thread per connection
+pumps both directions with ``select``. The proxy adds a thread start and a connect to a
+request (``make bench``).
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hmac
 import ipaddress
+import secrets
 import select
 import socket
 import threading
@@ -85,6 +92,10 @@ class DomainProxy:
         self.gate = gate
         self.resolve = resolve
         self.guard_addresses = guard_addresses  # refuse public names that lead to this host
+        # the host's 127.0.0.1 is open to every local process: only holders of this token
+        # (the sandboxed commands, in their proxy URL) may use the proxy there
+        self.token = secrets.token_urlsafe(18)
+        self._guarded: set[socket.socket] = set()
         self.refusals: list[Refusal] = []
         self._listeners: list[socket.socket] = []
         self._lock = threading.Lock()
@@ -94,19 +105,27 @@ class DomainProxy:
     # ------------------------------------------------------------------ listening
 
     def listen(self) -> int:
-        """Listen on the host's 127.0.0.1 (for the Landlock backend); returns the port."""
+        """Listen on the host's 127.0.0.1 (for the Landlock backend), for holders of the
+        token only (``url``); returns the port."""
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         sock.listen(128)
         self.port = sock.getsockname()[1]
-        self.serve(sock)
+        self.serve(sock, token=True)
         return self.port
 
-    def serve(self, sock: socket.socket) -> None:
-        """Accept connections on a listening socket (e.g. one inside a network namespace)."""
+    def url(self) -> str:
+        """The proxy URL for commands, credentials included."""
+        return f"http://swebash:{self.token}@127.0.0.1:{self.port}"
+
+    def serve(self, sock: socket.socket, *, token: bool = False) -> None:
+        """Accept connections on a listening socket (e.g. one inside a network namespace,
+        which only sandboxed commands reach: no token needed there)."""
         with self._lock:
             self._listeners.append(sock)
-        threading.Thread(target=self._accept, args=(sock,), name="swebash-proxy",
+            if token:
+                self._guarded.add(sock)
+        threading.Thread(target=self._accept, args=(sock, token), name="swebash-proxy",
                          daemon=True).start()
 
     def serves(self, sock: socket.socket) -> bool:
@@ -126,7 +145,7 @@ class DomainProxy:
         with self._lock:
             return [r for r in self.refusals if start <= r.at <= end]
 
-    def _accept(self, sock: socket.socket) -> None:
+    def _accept(self, sock: socket.socket, token: bool) -> None:
         while not self._closed:
             try:
                 conn, _ = sock.accept()
@@ -135,17 +154,21 @@ class DomainProxy:
                     return
                 time.sleep(0.05)
                 continue
-            threading.Thread(target=self._handle, args=(conn,), name="swebash-proxy-conn",
-                             daemon=True).start()
+            threading.Thread(target=self._handle, args=(conn, token),
+                             name="swebash-proxy-conn", daemon=True).start()
 
     # ------------------------------------------------------------------ one connection
 
-    def _handle(self, conn: socket.socket) -> None:
+    def _handle(self, conn: socket.socket, token: bool = False) -> None:
         with contextlib.closing(conn):
             conn.settimeout(HEAD_TIMEOUT)
             try:
                 head, rest = read_head(conn)
             except (OSError, ValueError):
+                return
+            if token and not self._authorised(head):
+                reply(conn, 407, "this proxy serves swebash's sandboxed commands only",
+                      extra="Proxy-Authenticate: Basic realm=\"swebash\"\r\n")
                 return
             try:
                 method, target, version = head.split(b"\r\n", 1)[0].decode("latin-1").split()
@@ -211,6 +234,15 @@ class DomainProxy:
             del self.refusals[:-KEEP_REFUSALS]
 
 
+    def _authorised(self, head: bytes) -> bool:
+        expected = "Basic " + base64.b64encode(f"swebash:{self.token}".encode()).decode()
+        for line in head.decode("latin-1").split("\r\n")[1:]:
+            name, _, value = line.partition(":")
+            if name.strip().lower() == "proxy-authorization":
+                return hmac.compare_digest(value.strip().encode(), expected.encode())
+        return False
+
+
 def read_head(conn: socket.socket) -> tuple[bytes, bytes]:
     """(request head through the blank line, bytes already read after it)."""
     data = b""
@@ -255,11 +287,12 @@ def origin_form(head: bytes, method: str, path: str, version: str) -> bytes:
                        ).encode("latin-1")
 
 
-def reply(conn: socket.socket, status: int, text: str) -> None:
-    reason = {400: "Bad Request", 403: "Forbidden", 502: "Bad Gateway"}.get(status, "Error")
+def reply(conn: socket.socket, status: int, text: str, extra: str = "") -> None:
+    reason = {400: "Bad Request", 403: "Forbidden", 407: "Proxy Authentication Required",
+              502: "Bad Gateway"}.get(status, "Error")
     body = f"swebash sandbox: {text}\n".encode()
     head = (f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+            f"{extra}Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
     with contextlib.suppress(OSError):
         conn.sendall(head + body)
 

@@ -7,6 +7,7 @@ proxy does) or through an injected resolver.
 
 from __future__ import annotations
 
+import base64
 import json
 import socket
 import sys
@@ -118,6 +119,11 @@ def test_concurrent_connections_to_a_new_name_share_one_question() -> None:
 # ---------------------------------------------------------------------------- the proxy itself
 
 
+def auth(proxy: DomainProxy) -> str:
+    token = base64.b64encode(f"swebash:{proxy.token}".encode()).decode()
+    return f"Proxy-Authorization: Basic {token}\r\n"
+
+
 def fetch(port: int, request: bytes) -> bytes:
     with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
         conn.sendall(request)
@@ -138,12 +144,14 @@ def test_proxy_forwards_allowed_names_and_refuses_others(web: WebServer) -> None
     port = proxy.listen()
     try:
         plain = fetch(port, f"GET http://allowed.test:{web.port}/ HTTP/1.1\r\n"
-                            f"Host: allowed.test\r\nProxy-Connection: keep-alive\r\n\r\n".encode())
+                            f"Host: allowed.test\r\nProxy-Connection: keep-alive\r\n"
+                            f"{auth(proxy)}\r\n".encode())
         assert plain.startswith(b"HTTP/1.0 200") and plain.endswith(CANARY.encode())
-        tunnel = fetch(port, f"CONNECT allowed.test:{web.port} HTTP/1.1\r\n\r\n"
+        tunnel = fetch(port, f"CONNECT allowed.test:{web.port} HTTP/1.1\r\n{auth(proxy)}\r\n"
                              f"GET / HTTP/1.0\r\n\r\n".encode())
         assert b"200 Connection established" in tunnel and tunnel.endswith(CANARY.encode())
-        refused = fetch(port, f"CONNECT refused.test:{web.port} HTTP/1.1\r\n\r\n".encode())
+        refused = fetch(port, f"CONNECT refused.test:{web.port} HTTP/1.1\r\n{auth(proxy)}"
+                              "\r\n".encode())
         assert refused.startswith(b"HTTP/1.1 403") and b"refused.test" in refused
         assert "refused.test" not in resolved  # never even looked up
         assert [r.host for r in proxy.refusals] == ["refused.test"]
@@ -156,8 +164,27 @@ def test_a_public_name_resolving_to_this_host_is_refused(web: WebServer) -> None
     proxy = DomainProxy(gate(("rebind.example",)), lambda host, port: ["127.0.0.1"])
     port = proxy.listen()
     try:
-        answer = fetch(port, f"CONNECT rebind.example:{web.port} HTTP/1.1\r\n\r\n".encode())
+        answer = fetch(port, f"CONNECT rebind.example:{web.port} HTTP/1.1\r\n{auth(proxy)}"
+                             "\r\n".encode())
         assert answer.startswith(b"HTTP/1.1 403") and not web.hits
+    finally:
+        proxy.close()
+
+
+def test_on_the_hosts_loopback_only_token_holders_are_served(web: WebServer) -> None:
+    asked: list[str] = []
+    g = gate(("allowed.test",))
+    g.ask = lambda host: asked.append(host) or "yes"  # type: ignore[func-returns-value]
+    proxy = DomainProxy(g, lambda host, port: ["127.0.0.1"], guard_addresses=False)
+    port = proxy.listen()
+    try:
+        for request in (f"CONNECT allowed.test:{web.port} HTTP/1.1\r\n\r\n",
+                        f"CONNECT new.test:{web.port} HTTP/1.1\r\nProxy-Authorization: "
+                        "Basic c3dlYmFzaDp3cm9uZw==\r\n\r\n"):
+            answer = fetch(port, request.encode())
+            assert answer.startswith(b"HTTP/1.1 407") and b"Proxy-Authenticate: Basic" in answer
+        assert asked == [] and web.hits == []  # another local process cannot even ask
+        assert proxy.url().startswith(f"http://swebash:{proxy.token}@127.0.0.1:")
     finally:
         proxy.close()
 
