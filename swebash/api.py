@@ -114,11 +114,13 @@ class ConfirmRequest:
     preview: str | None = None  # a unified diff or the new file's head, for write/edit tools
     path: str | None = None
     # "run": may this call run? "sandbox_retry": the sandbox stopped it — run it again outside?
-    kind: Literal["run", "sandbox_retry"] = "run"
+    # "network": a sandboxed command wants a domain the allow-list does not name
+    kind: Literal["run", "sandbox_retry", "network"] = "run"
     blocked: str | None = None  # for sandbox_retry: what the sandbox stopped, one line
     # for sandbox_retry: the user already approved what was blocked (a write outside the
     # tree they said y to) — one question per action, so the UI reruns without asking
     approved: bool = False
+    domain: str | None = None  # for network: the host name asked about
 
 
 ConfirmHook = Callable[[ConfirmRequest], Awaitable[ConfirmAnswer]]

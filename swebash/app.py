@@ -43,8 +43,12 @@ def build_ai_service(config: Config, context: TerminalContext | None = None,
     if platform is None:
         platform = build_platform(config, context.cwd if context is not None else os.getcwd)
     registry = default_registry(config.ai.tools)
+    sandbox = OsSandbox(config.sandbox, home=str(config.paths.home), environ=config.environ,
+                        protect=(config.paths.config_dir, config.paths.state_dir),
+                        state_dir=config.paths.state_dir if config.paths.persistent else None)
     if platform.mcp is not None:
         registry.add_source(platform.mcp)
+        platform.mcp.use_sandbox(sandbox)  # one policy for commands and MCP servers
     return DefaultAiService(
         config=config.ai,
         provider_factory=create_provider,
@@ -58,7 +62,7 @@ def build_ai_service(config: Config, context: TerminalContext | None = None,
         mcp=platform.mcp,
         user_instructions=config.paths.user_instructions,
         compact_after_bytes=config.sessions.compact_after_bytes,
-        sandbox=OsSandbox(config.sandbox, home=str(config.paths.home), environ=config.environ),
+        sandbox=sandbox,
     )
 
 
@@ -69,8 +73,9 @@ def noninteractive_confirm(yes: bool, yes_dangerous: bool) -> ConfirmHook | None
         return None
 
     async def hook(request: ConfirmRequest) -> ConfirmAnswer:
-        if request.kind == "sandbox_retry" or request.verdict.needs_person:
-            return ConfirmAnswer.NO  # --yes never lifts the sandbox: the model is told why
+        if request.kind != "run" or request.verdict.needs_person:
+            # --yes never lifts the sandbox, opens a new domain or writes past the tree
+            return ConfirmAnswer.NO
         if request.verdict.dangerous and not yes_dangerous:
             return ConfirmAnswer.NO
         return ConfirmAnswer.YES

@@ -50,7 +50,8 @@ config.toml layout::
     [sandbox]
     mode = "auto"                # auto | off
     backend = "auto"             # auto | landlock | bwrap
-    network = false
+    network = "proxy"            # proxy (by domain) | off | on
+    allow_domains = ["pypi.org", "files.pythonhosted.org"]  # others ask once
 
     [ui]
     tools = "compact"            # compact | boxed: how tool calls are drawn
@@ -209,7 +210,8 @@ class UiConfig:
 class SandboxConfig:
     mode: str = "auto"  # auto | off
     backend: str = "auto"  # auto | landlock | bwrap
-    network: bool = False
+    network: str = "proxy"  # proxy (by domain, through swebash's proxy) | off | on
+    allow_domains: tuple[str, ...] = ()  # reachable through the proxy without asking
 
     @property
     def enabled(self) -> bool:
@@ -541,8 +543,32 @@ def load_sandbox(s: Settings) -> SandboxConfig:
         mode = "auto"
     elif raw in ("landlock", "bwrap"):
         mode, backend = "auto", raw
-    network = s.get("sandbox", "network", "SWEBASH_AI_SANDBOX_NETWORK", parse_bool, False)
-    return SandboxConfig(mode=mode, backend=backend, network=network)
+    network = s.get("sandbox", "network", "SWEBASH_AI_SANDBOX_NETWORK", parse_network,
+                    "proxy")
+    no_domains: tuple[str, ...] = ()
+    domains = s.get("sandbox", "allow_domains", None, parse_domains, no_domains)
+    return SandboxConfig(mode=mode, backend=backend, network=network, allow_domains=domains)
+
+
+def parse_network(value: TomlValue) -> str:
+    """proxy | off | on; true and false (the older form) mean on and off."""
+    if isinstance(value, str) and value.strip().lower() in ("proxy", "off", "on"):
+        return value.strip().lower()
+    try:
+        return "on" if parse_bool(value) else "off"
+    except ValueError:
+        raise ValueError("expected proxy, off or on") from None
+
+
+def parse_domains(value: TomlValue) -> tuple[str, ...]:
+    """Host names, or ``*.`` and a name for its subdomains."""
+    names = parse_strings(value)
+    for name in names:
+        bare = name.strip().removeprefix("*.")
+        if not bare or any(c in bare for c in "/:@ *") or bare.startswith("."):
+            raise ValueError(f"expected host names such as pypi.org or *.github.com, not "
+                             f"{name!r}")
+    return tuple(n.strip().lower() for n in names)
 
 
 MCP_KEYS = frozenset({"command", "args", "env", "cwd", "url", "headers", "enabled",

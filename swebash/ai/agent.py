@@ -24,7 +24,7 @@ import contextlib
 import dataclasses
 import json
 import time
-from collections.abc import AsyncGenerator, Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -65,6 +65,7 @@ from swebash.providers.base import (
 from swebash.safety.audit import AuditLog
 from swebash.safety.base import Redactor, RuleWriter, SafetyGate
 from swebash.safety.boundary import PERSON_ONLY
+from swebash.safety.paths import within
 from swebash.tools.base import ToolContext, ToolExecutor
 from swebash.tools.registry import ToolRegistry
 from swebash.tools.schema import parse_arguments, validate
@@ -110,6 +111,7 @@ class _Prepared:
     exit_code: int | None = None
     truncated: bool = False
     blocked: str | None = None  # what the sandbox stopped, when that made the call fail
+    refused_writes: tuple[str, ...] | None = None  # ... when refused writes are all of it
     notice: str | None = None  # a line for the user, e.g. the rule the `a` key saved
     stopped: bool = False  # Ctrl-C / Esc at this call's question: the turn ends
 
@@ -378,6 +380,7 @@ async def _execute(agent: Agent, p: _Prepared, ctx: ToolContext) -> None:
         p.exit_code = output.exit_code
         p.truncated = output.truncated
         p.blocked = output.sandbox_blocked
+        p.refused_writes = output.sandbox_writes
     except ToolError as exc:
         p.result = error_result(exc.kind, agent.redactor.redact(str(exc)))
         p.summary = str(exc)
@@ -415,15 +418,17 @@ async def _offer_rerun(agent: Agent, runnable: list[_Prepared], ctx: ToolContext
     """A call the sandbox stopped: ask once, in call order, whether to run it again outside
     (y/N only — never remembered, whatever the answer); the model reads what happened."""
     for p in runnable:
-        if p.blocked is None or p.tool is None or ctx.sandbox is None:
-            continue
+        if p.blocked is None or p.tool is None or ctx.sandbox is None or \
+                _result_field(p.result, "sandbox_rerun") is False:
+            continue  # (not when a person already refused what the command needed)
         subject = p.tool.gate_subject(p.args)
         answer = ConfirmAnswer.NO
         if confirm is not None:
             answer = await confirm(ConfirmRequest(
                 tool=p.call.name, description=p.tool.describe_call(p.args), verdict=p.verdict,
                 command=subject.value if subject.kind == "command" else None,
-                kind="sandbox_retry", blocked=p.blocked, approved=approval_covers(p)))
+                kind="sandbox_retry", blocked=p.blocked,
+                approved=approval_covers(p, ctx.sandbox.writable_roots(ctx.cwd))))
         if answer is ConfirmAnswer.STOP:  # Ctrl-C / Esc: nothing more, the turn ends
             p.stopped = True
             p.result = _with_note(p.result, "the sandbox stopped this, and the user then "
@@ -435,7 +440,7 @@ async def _offer_rerun(agent: Agent, runnable: list[_Prepared], ctx: ToolContext
                                   "asked). Do not try to work around the sandbox.")
             continue
         yield ToolExecuting(p.call.name, p.call.id)
-        await _execute(agent, p, dataclasses.replace(ctx, sandbox=None))
+        await _execute(agent, p, dataclasses.replace(ctx, sandbox=ctx.sandbox.outside()))
         p.approved_by = "user-unsandboxed"
         p.summary += " · rerun outside the sandbox"
         p.result = _with_note(p.result, "the sandbox stopped the first run; the user approved "
@@ -443,15 +448,24 @@ async def _offer_rerun(agent: Agent, runnable: list[_Prepared], ctx: ToolContext
 
 
 WRITE_OUTSIDE_ASKED = "writes outside the working directory"  # the gate's reason (paths.py)
-WRITE_OUTSIDE_BLOCKED = "a write outside the working tree"  # the sandbox's (sandbox.py)
 
 
-def approval_covers(p: _Prepared) -> bool:
+def approval_covers(p: _Prepared, writable: Sequence[str]) -> bool:
     """One question per action: the user said y to exactly this call when the gate named its
-    write outside the tree, and that write is all the sandbox stopped."""
-    return (p.approved_by == "user" and p.blocked is not None
-            and p.blocked.split(" (", 1)[0] == WRITE_OUTSIDE_BLOCKED
+    write outside the tree, and what the sandbox stopped is only writes outside the tree
+    (``writable``: its roots) — not a protected place inside it, a socket or a domain."""
+    return (p.approved_by == "user" and bool(p.refused_writes)
+            and all(not any(within(path, root) for root in writable)
+                    for path in p.refused_writes or ())
             and any(r.startswith(WRITE_OUTSIDE_ASKED) for r in p.verdict.reasons))
+
+
+def _result_field(content: str | None, name: str) -> object:
+    try:
+        data = json.loads(content or "")
+    except ValueError:
+        return None
+    return data.get(name) if isinstance(data, dict) else None
 
 
 def _with_note(content: str | None, note: str) -> str:

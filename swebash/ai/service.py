@@ -108,7 +108,7 @@ class DefaultAiService:
         if self.mcp is not None:
             self.mcp.warm()  # the MCP SDK import (~0.5 s) off the first question's path
         if self.sandbox is not None:
-            self.sandbox.backend()  # probe bubblewrap / Landlock off the UI thread
+            self.sandbox.warm()  # probe bubblewrap / Landlock, start the supervisor
         try:
             provider = self.provider()
         except SwebashError:
@@ -136,10 +136,10 @@ class DefaultAiService:
     def tool_context(self) -> ToolContext:
         env = dict(self.terminal.exported_env()) if self.terminal is not None else dict(
             os.environ)
-        confined = self.sandbox is not None and self.sandbox.backend() is not None
         files = self.gate.files if isinstance(self.gate, HasFileBoundary) else None
+        # the sandbox also when it confines nothing: its supervisor still ends every command
         return ToolContext(cwd=self.cwd(), env=env, config=self.config.tools,
-                           sandbox=self.sandbox if confined else None, files=files)
+                           sandbox=self.sandbox, files=files)
 
     def sandbox_line(self) -> str:
         """``ai status``'s line: the backend and policy, or why commands run unconfined."""
@@ -223,6 +223,8 @@ class DefaultAiService:
                   and "execute_command" in self.registry.names() else None)
         if notice:  # said once per session, where the sandbox should be but cannot
             yield Notice(notice)
+        if self.sandbox is not None:  # the proxy asks about new domains the same way
+            self.sandbox.set_confirm(confirm, asyncio.get_running_loop())
         instructions = self.instructions()
         cut = instructions.cut_notice()
         if cut and cut != self._cut_said:  # once, not at every question, until it changes

@@ -73,8 +73,9 @@ class ConfirmPrompt:
 
 
 def can_allow_always(request: ConfirmRequest) -> bool:
-    """``a`` is never offered for a dangerous call, nor for running outside the sandbox."""
-    return not request.verdict.dangerous and request.kind == "run"
+    """``a`` is never offered for a dangerous call, nor for running outside the sandbox; for
+    a domain it means "always, in this project"."""
+    return not request.verdict.dangerous and request.kind in ("run", "network")
 
 
 def choices(request: ConfirmRequest, folded: bool = False) -> str:
@@ -144,15 +145,27 @@ def build_confirm_prompt(request: ConfirmRequest, max_preview_lines: int = MAX_P
     line.append("⚠ ", style=theme.DANGER if dangerous else theme.WARN)
     if dangerous and request.kind == "run":  # a word, not only a colour (NO_COLOR, mono)
         line.append(f"{DANGER_WORD} ", style=f"bold {theme.DANGER}")
-    if request.kind == "sandbox_retry":
-        blocked = one_line(request.blocked or "something")
-        command = one_line(request.command or request.description)
-        if len(command) > 30:
-            command = command[:29] + "…"
-        line.append(f"the sandbox blocked {blocked} — run {command} again outside it? ",
-                    style=style)
-        line.append(choices(request), style="bold")
-        return ConfirmPrompt(line, None, False, None)
+    if request.kind == "sandbox_retry":  # the whole command, folded like any other
+        blocked = make_visible(one_line(request.blocked or "something"))
+        command = make_visible(request.command or request.description)
+        head = f"the sandbox blocked {blocked} — run outside it: "
+        shown, folded = fold(command, width - 2)
+        if folded or "\n" in shown or len(head) + len(shown) + 10 > width:
+            head = head.rstrip() + "\n"  # the command starts a row of its own
+        line.append(head + shown, style=style)
+        line.append("  " + choices(request, folded), style="bold")
+        return ConfirmPrompt(line, None, False, command if folded else None)
+    if request.kind == "network":
+        host = make_visible(request.domain or request.description)
+        line.append(f"network: let the sandboxed command reach {host}? ", style=style)
+        if request.command:  # context only: the question is about the domain
+            command = one_line(request.command)
+            room = max(20, width - len(host) - 60)
+            command = command if len(command) <= room else command[:room - 1] + "…"
+            line.append(f"({command}) ", style=theme.DIM)
+        line.append("[y/N/a]", style="bold")
+        line.append(" (a: always in this project)", style=theme.DIM)
+        return ConfirmPrompt(line, None, True, None)
     shown, folded = fold(subject(request), width - 2)
     line.append(shown, style=style)
     reasons = short_reasons(request)

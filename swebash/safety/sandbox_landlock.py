@@ -1,38 +1,31 @@
 """The Landlock backend: the kernel's own LSM, no dependency, no privileges.
 
-Design note. Landlock restricts the *calling thread* and everything it starts afterwards
-(``landlock_restrict_self`` commits new credentials for one task; children inherit them). So
-there is no launcher process and no ``preexec_fn`` (which is unsafe with threads and forces a
-plain fork of a large interpreter): a fresh, short-lived thread applies the ruleset to itself
-and then starts the command with ``subprocess.Popen``. The thread ends right after, so no
-thread of swebash stays restricted. Cost: one thread, a few hundred syscalls.
+Design note. Landlock restricts the calling process and everything it starts afterwards. The
+ruleset is built and applied in the sandbox's child (``sandbox_confine``), after ``fork`` and
+before ``exec``, in a single-threaded process forked from the supervisor — never in swebash.
 
 What Landlock can and cannot express. Rules only ever *grant* access, and a rule on a directory
-grants it for the whole tree below. "Everything readable except the secret places" is built
-by granting read on every sibling along the path to each secret place (for ``~/.ssh``: every
-entry of ``/`` except ``/root``-or-``/home``, every entry of ``$HOME`` except ``.ssh``), and only
-``READ_DIR`` on the ancestors themselves, so ``ls ~`` still works. Consequences, stated in the
-README: names inside a secret directory can still be listed (not read); a secret created at the
-top of ``$HOME`` after the ruleset was built is readable by nobody in the sandbox; since write
-rights on the working directory cover its whole tree, ``.git/hooks`` and secret-looking files
-*inside* the working directory are not protected by this backend — bubblewrap does that; and
-when the working directory holds home secrets (it *is* $HOME), its top level is list-only.
-ABI >= 4 denies every TCP bind/connect when the network is off; since that leaves UDP and named
-unix sockets (the docker socket, the ssh agent), a seccomp filter (``sandbox_seccomp``) refuses
-creating such sockets at all. ABI >= 6 also scopes abstract unix sockets and signals.
+grants it for the whole tree below. "Everything readable except the secret places" is built by
+granting read on every sibling along the path to each secret place (for ``~/.ssh``: every entry
+of ``/`` except ``/root``-or-``/home``, every entry of ``$HOME`` except ``.ssh``), and only
+``READ_DIR`` on the ancestors themselves, so ``ls ~`` still works. Writes are granted the same
+way on the policy's writable trees (``sandbox_policy.carve``). Consequences, stated in the
+README: names inside a secret directory can still be listed (not read); since write rights on a
+tree cover all of it, ``.git`` and secret-looking files *inside* the working tree are not
+protected by this backend — bubblewrap does that. ``/dev`` holds only null, zero, full,
+random and urandom (no terminal, no shared memory), and device ioctls are refused (ABI >= 5).
+Network (ABI >= 4): "off" denies every TCP bind and connect, "proxy" allows connecting to the
+proxy's port only (Landlock names ports, not addresses — see README), "on" allows all. ABI >= 6
+also keeps abstract unix sockets and signals inside the sandbox.
 """
 
 from __future__ import annotations
 
 import ctypes
 import os
-import subprocess
-import threading
-from collections.abc import Iterable, Mapping, Sequence
+import stat
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-from swebash.safety import sandbox_seccomp
-from swebash.safety.paths import within
 
 SYS_CREATE_RULESET, SYS_ADD_RULE, SYS_RESTRICT_SELF = 444, 445, 446  # same on every arch
 CREATE_RULESET_VERSION = 1
@@ -42,13 +35,14 @@ PR_SET_NO_NEW_PRIVS = 38
 EXECUTE, WRITE_FILE, READ_FILE, READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
 REMOVE_DIR, REMOVE_FILE, MAKE_CHAR, MAKE_DIR = 1 << 4, 1 << 5, 1 << 6, 1 << 7
 MAKE_REG, MAKE_SOCK, MAKE_FIFO, MAKE_BLOCK, MAKE_SYM = 1 << 8, 1 << 9, 1 << 10, 1 << 11, 1 << 12
-REFER, TRUNCATE = 1 << 13, 1 << 14  # ABI 2, ABI 3
+REFER, TRUNCATE, IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15  # ABI 2, ABI 3, ABI 5
 NET_BIND_TCP, NET_CONNECT_TCP = 1, 2  # ABI 4
 SCOPE_ABSTRACT_UNIX, SCOPE_SIGNAL = 1, 2  # ABI 6
 
 READ = EXECUTE | READ_FILE | READ_DIR
-FILE_RIGHTS = EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE  # the only rights a file rule may hold
-DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty")
+FILE_RIGHTS = EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE | IOCTL_DEV  # what a file rule may hold
+DEVICES_RW = ("/dev/null", "/dev/zero", "/dev/full")
+DEVICES_R = ("/dev/random", "/dev/urandom")
 
 
 class _RulesetAttr(ctypes.Structure):
@@ -61,7 +55,13 @@ class _PathBeneathAttr(ctypes.Structure):
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
+class _NetPortAttr(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("port", ctypes.c_uint64)]
+
+
 _libc = ctypes.CDLL(None, use_errno=True)
+RULE_PATH, ZERO = ctypes.c_int(RULE_PATH_BENEATH), ctypes.c_uint32(0)
 _syscall = _libc.syscall
 _syscall.restype = ctypes.c_long
 _prctl = _libc.prctl
@@ -85,32 +85,39 @@ def handled_fs(abi: int) -> int:
         rights |= REFER
     if abi >= 3:
         rights |= TRUNCATE
-    return rights  # IOCTL_DEV (ABI 5) is left unhandled: no tty, and pipes are not devices
+    if abi >= 5:
+        rights |= IOCTL_DEV  # granted nowhere: no terminal ioctls on any device
+    return rights
 
 
 @dataclass(frozen=True)
 class LandlockPolicy:
-    writable: tuple[str, ...]  # trees the command may change (working tree, private temp dir)
-    hidden: tuple[str, ...]  # existing secret paths (real paths) nobody may read
-    network: bool
+    writable: tuple[str, ...]  # trees the command may change (already carved, see sandbox)
+    hidden: tuple[str, ...]  # existing paths (real paths) nobody may read
+    network: str  # "off" | "proxy" | "on"
+    proxy_port: int = 0  # the one TCP port a command may connect to in "proxy" mode
 
 
 class RuleSet:
-    """A Landlock ruleset being built; ``restrict()`` applies it to the calling thread."""
+    """A Landlock ruleset being built; ``restrict()`` applies it to the calling process."""
 
-    def __init__(self, abi: int, network: bool) -> None:
+    def __init__(self, abi: int, network: str) -> None:
         self.abi = abi
         self.fs = handled_fs(abi)
-        attr = _RulesetAttr(self.fs, NET_BIND_TCP | NET_CONNECT_TCP
-                            if abi >= 4 and not network else 0,
-                            SCOPE_ABSTRACT_UNIX | SCOPE_SIGNAL if abi >= 6 else 0)
+        net = NET_BIND_TCP | NET_CONNECT_TCP if abi >= 4 and network != "on" else 0
+        attr = _RulesetAttr(self.fs, net, SCOPE_ABSTRACT_UNIX | SCOPE_SIGNAL if abi >= 6 else 0)
         size = ctypes.sizeof(_RulesetAttr) if abi >= 6 else 16 if abi >= 4 else 8
         fd = _syscall(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size),
                       ctypes.c_uint32(0))
         if fd < 0:
             raise OSError(ctypes.get_errno(), "landlock_create_ruleset failed")
         self.fd = int(fd)
+        self.net = net
         self.rules = 0
+        # one rule structure and prepared arguments: a ruleset has a few hundred rules
+        self._rule = _PathBeneathAttr(0, -1)
+        self._rule_ref = ctypes.byref(self._rule)
+        self._fd_arg = ctypes.c_int(self.fd)
 
     def grant(self, path: str, rights: int) -> None:
         try:
@@ -118,18 +125,26 @@ class RuleSet:
         except OSError:
             return  # vanished or unreachable: nothing to grant
         try:
-            if not os.path.isdir(f"/proc/self/fd/{target}"):
+            if not stat.S_ISDIR(os.fstat(target).st_mode):  # a file takes file rights only
                 rights &= FILE_RIGHTS
-            rule = _PathBeneathAttr(rights & self.fs, target)
-            if rule.allowed_access and _syscall(SYS_ADD_RULE, ctypes.c_int(self.fd),
-                                                ctypes.c_int(RULE_PATH_BENEATH),
-                                                ctypes.byref(rule), ctypes.c_uint32(0)) == 0:
+            rule = self._rule
+            rule.allowed_access, rule.parent_fd = rights & self.fs, target
+            if rule.allowed_access and _syscall(SYS_ADD_RULE, self._fd_arg, RULE_PATH,
+                                                self._rule_ref, ZERO) == 0:
                 self.rules += 1
         finally:
             os.close(target)
 
+    def connect_port(self, port: int) -> None:
+        if not self.net or not port:
+            return
+        rule = _NetPortAttr(NET_CONNECT_TCP, port)
+        if _syscall(SYS_ADD_RULE, ctypes.c_int(self.fd), ctypes.c_int(RULE_NET_PORT),
+                    ctypes.byref(rule), ctypes.c_uint32(0)) != 0:
+            raise OSError(ctypes.get_errno(), "landlock_add_rule(net port) failed")
+
     def restrict(self) -> None:
-        """Apply to the calling thread (and so to every process it starts from now on)."""
+        """Apply to the calling process (single-threaded: the sandbox's child)."""
         try:
             if _prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
                 raise OSError(ctypes.get_errno(), "prctl(NO_NEW_PRIVS) failed")
@@ -139,77 +154,62 @@ class RuleSet:
             os.close(self.fd)
 
 
-def grant_all_but(rules: RuleSet, root: str, hidden: Sequence[str], rights: int) -> None:
-    """Grant ``rights`` on everything under ``root`` except the ``hidden`` paths (and below).
+def within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
 
-    Ancestors of a hidden path get ``READ_DIR`` only (listing); their other entries recurse.
-    """
+
+Scandir = Callable[[str], Sequence["os.DirEntry[str]"]]
+Grant = tuple[str, int]  # (path, rights already fitted to a file or a directory)
+
+
+def plan_grants(root: str, hidden: Sequence[str], rights: int,
+                scandir: Scandir = lambda path: list(os.scandir(path))) -> list[Grant]:
+    """Where to grant ``rights`` so that everything under ``root`` except the ``hidden`` paths
+    (and below) gets them: ancestors of a hidden path get ``READ_DIR`` only (listing), their
+    other entries recurse. Planned in swebash (and cached), applied in the child."""
     inside = [h for h in hidden if within(h, root)]
     if not inside:
-        rules.grant(root, rights)
-        return
+        return [(root, rights)]
     if root in inside:
-        return
-    rules.grant(root, rights & READ_DIR)
+        return []
+    plan: list[Grant] = [(root, rights & READ_DIR)]
     try:
         # A symlink is skipped: a rule on it would land on its target (which may be the very
         # secret), and whatever it points to is reached, and judged, where it really is.
-        entries = [e.path for e in os.scandir(root) if not e.is_symlink()]
+        entries = [e for e in scandir(root) if not e.is_symlink()]
     except OSError:
-        return
+        return plan
     for entry in entries:
-        grant_all_but(rules, entry, inside, rights)
+        if entry.is_dir(follow_symlinks=False):
+            plan += plan_grants(entry.path, inside, rights, scandir)
+        elif not any(within(h, entry.path) for h in inside):
+            plan.append((entry.path, rights & FILE_RIGHTS))
+    return plan
 
 
-def build_rules(policy: LandlockPolicy, abi: int) -> RuleSet:
+def read_grants(hidden: Sequence[str], scandir: Scandir | None = None) -> list[Grant]:
+    """The read half of every ruleset: all of ``/`` but the hidden places and ``/dev``, then
+    the few devices a command needs."""
+    plan = plan_grants("/", (*hidden, "/dev"), READ, *(() if scandir is None else (scandir,)))
+    plan.append(("/dev", READ_DIR))
+    plan += [(device, READ_FILE | WRITE_FILE | TRUNCATE) for device in DEVICES_RW]
+    plan += [(device, READ_FILE) for device in DEVICES_R]
+    return plan
+
+
+def build_rules(policy: LandlockPolicy, abi: int,
+                grants: Sequence[Grant] | None = None) -> RuleSet:
     rules = RuleSet(abi, policy.network)
-    grant_all_but(rules, "/", policy.hidden, READ)
-    everything = rules.fs
+    for path, rights in (grants if grants is not None else read_grants(policy.hidden)):
+        rules.grant(path, rights)
     for tree in policy.writable:
-        # Usually one rule. When the tree holds a home secret (working in $HOME itself), the
-        # secret is left out and the tree's own top level gets listing only: files cannot be
-        # created right in $HOME then, which is the price of ~/.ssh staying unreadable.
-        grant_all_but(rules, tree, policy.hidden, everything)
-    for device in DEVICES:
-        rules.grant(device, READ_FILE | WRITE_FILE)
-    # POSIX semaphores and shared memory (multiprocessing, test runners) live here
-    rules.grant("/dev/shm", everything)
+        rules.grant(tree, rules.fs & ~IOCTL_DEV)
+    if policy.network == "proxy":
+        rules.connect_port(policy.proxy_port)
     return rules
 
 
-def spawn_restricted(policy: LandlockPolicy, abi: int, argv: Sequence[str], cwd: str,
-                     env: Mapping[str, str]) -> subprocess.Popen[bytes]:
-    """Start ``argv`` under the policy from a throw-away thread (see the design note)."""
-    box: dict[str, subprocess.Popen[bytes] | BaseException] = {}
-
-    def run() -> None:
-        try:
-            rules = build_rules(policy, abi)
-            rules.restrict()
-            if not policy.network and sandbox_seccomp.supported():
-                sandbox_seccomp.install_no_network()  # UDP and unix sockets too
-            box["proc"] = popen(argv, cwd, env)
-        except BaseException as exc:  # handed to the caller's thread below
-            box["error"] = exc
-
-    thread = threading.Thread(target=run, name="swebash-landlock", daemon=True)
-    thread.start()
-    thread.join()
-    error = box.get("error")
-    if isinstance(error, BaseException):
-        raise error
-    proc = box["proc"]
-    assert isinstance(proc, subprocess.Popen)
-    return proc
-
-
-def popen(argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> subprocess.Popen[bytes]:
-    """The one way a tool's command starts: own session (so its group can be killed), no tty,
-    stdin from /dev/null, output on pipes."""
-    return subprocess.Popen(list(argv), cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
-
-
-def existing(paths: Iterable[str]) -> tuple[str, ...]:
-    return tuple(p for p in paths if os.path.lexists(p))
+def restrict(policy: LandlockPolicy, abi: int | None = None,
+             grants: Sequence[Grant] | None = None) -> None:
+    """Build the ruleset and apply it to this (single-threaded) process."""
+    build_rules(policy, abi if abi is not None else abi_version(), grants).restrict()

@@ -38,12 +38,12 @@ import select
 import shlex
 import shutil
 import signal
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from swebash import lifecycle
 from swebash.api import CommandRecord
 from swebash.errors import ShellDied
 from swebash.shell import bashinit
@@ -136,7 +136,7 @@ class ShellSession(HelperCalls):
         atexit.register(self.close)
 
     def _launch(self, cwd: str | None) -> None:
-        self.dir = tempfile.mkdtemp(prefix="swebash-")  # 0700
+        self.dir = lifecycle.private_dir("swebash-")  # 0700; names its owner (see lifecycle)
         init = Path(self.dir) / "init.bash"
         fd = os.open(init, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as handle:

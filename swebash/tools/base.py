@@ -56,6 +56,8 @@ class ToolOutput:
     exit_code: int | None = None
     truncated: bool = False
     sandbox_blocked: str | None = None  # what the sandbox stopped, when that made it fail
+    # the paths of the writes the sandbox refused, when those are all it stopped
+    sandbox_writes: tuple[str, ...] | None = None
 
 
 class ToolExecutor(abc.ABC):

@@ -7,11 +7,14 @@ constant memory. On timeout, on cancellation (Ctrl-C in the UI cancels the task 
 context's cancel event) and when the command exits but leaves children holding its pipes, the
 WHOLE process group is killed (SIGTERM, then SIGKILL) — ``sleep 100 & wait`` dies with it.
 
-When the context carries a sandbox (``safety/sandbox.py``) the process is started by it, confined
-(writes to the working tree and a private TMPDIR only, secrets hidden, network off), and a
-failure the sandbox caused is named in ``sandbox_blocked`` so the agent can offer to rerun the
-command outside it. The process is a plain ``Popen`` (its pipes are handed to the event loop)
-because a sandbox may have to start it from a thread of its own.
+When the context carries a sandbox (``safety/sandbox.py``) the process is started by it: through
+the sandbox's supervisor, which ends the command and whatever it left behind when it exits, is
+killed, or when swebash dies by any means; confined by the policy (writes to the working tree
+and a private TMPDIR, secrets hidden, network by domain through the proxy). What the sandbox
+itself stopped (writes its audit saw refused, domains its proxy refused) is named in
+``sandbox_blocked`` so the agent can offer to run the command again outside it. The process is
+started from a worker thread (the sandbox may build a policy and talk to its supervisor) and its
+pipes are handed to the event loop.
 """
 
 from __future__ import annotations
@@ -23,11 +26,16 @@ import os
 import signal
 import subprocess
 import time
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, Union
 
 from swebash.api import ToolSchema
 from swebash.errors import ExecutionFailed, InvalidArguments
 from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
+
+if TYPE_CHECKING:
+    from swebash.safety.sandbox import SandboxedProcess
+
+Process = Union["subprocess.Popen[bytes]", "SandboxedProcess"]
 
 STREAM_CAP = 100 * 1024
 MAX_COMMAND = 16 * 1024
@@ -71,22 +79,31 @@ class CappedBuffer:
 
 
 def kill_group(pgid: int, sig: int) -> None:
+    if pgid <= 1:
+        return
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
 
 
-async def terminate_group(proc: subprocess.Popen[bytes]) -> None:
+def end_tree(proc: Process) -> None:
+    """SIGKILL the command's group — and, through the supervisor, everything it started."""
+    kill_group(proc.pid, signal.SIGKILL)
+    if not isinstance(proc, subprocess.Popen):
+        proc.kill()
+
+
+async def terminate_group(proc: Process) -> None:
     kill_group(proc.pid, signal.SIGTERM)
     try:
         await asyncio.wait_for(exited(proc), TERM_GRACE)
     except TimeoutError:
         pass
-    kill_group(proc.pid, signal.SIGKILL)  # also the group's stragglers after bash exited
+    end_tree(proc)  # also the group's stragglers after bash exited
     with contextlib.suppress(Exception):
         await asyncio.wait_for(exited(proc), TERM_GRACE)
 
 
-async def exited(proc: subprocess.Popen[bytes]) -> None:
+async def exited(proc: Process) -> None:
     """Wait for the command itself to exit — not for every pipe to close, i.e. not for
     background children such as ``sleep 100 &`` that inherited them."""
     while proc.poll() is None:
@@ -113,8 +130,9 @@ async def reader_for(pipe: IO[bytes] | None
     return reader, transport
 
 
-def start(argv: list[str], ctx: ToolContext) -> subprocess.Popen[bytes]:
-    """Confined by the context's sandbox when there is one (it also sets TMPDIR)."""
+def start(argv: list[str], ctx: ToolContext) -> Process:
+    """Started (and confined) by the context's sandbox; without one (tests, embedders) a plain
+    process group."""
     if ctx.sandbox is not None:
         return ctx.sandbox.spawn(argv, ctx.cwd, ctx.env)
     return subprocess.Popen(argv, cwd=ctx.cwd, env=dict(ctx.env), stdin=subprocess.DEVNULL,
@@ -165,7 +183,7 @@ class ExecuteCommandTool(ToolExecutor):
             proc = await asyncio.shield(spawning)
         except asyncio.CancelledError:  # the process may start anyway: it must not outlive us
             with contextlib.suppress(BaseException):
-                kill_group((await spawning).pid, signal.SIGKILL)
+                end_tree(await spawning)
             raise
         except OSError as exc:
             raise ExecutionFailed(f"cannot start bash in {ctx.cwd}: "
@@ -177,7 +195,7 @@ class ExecuteCommandTool(ToolExecutor):
                                                   await reader_for(proc.stderr))
             transports += [t for t in (t1, t2) if t is not None]
         except BaseException:
-            kill_group(proc.pid, signal.SIGKILL)
+            end_tree(proc)
             raise
         readers = asyncio.gather(pump(out_reader, out), pump(err_reader, err))
         cancelled = asyncio.ensure_future(ctx.cancel.wait())
@@ -195,7 +213,7 @@ class ExecuteCommandTool(ToolExecutor):
             try:
                 await asyncio.wait_for(asyncio.shield(readers), LINGER)
             except TimeoutError:
-                kill_group(proc.pid, signal.SIGKILL)  # background children hold the pipes
+                end_tree(proc)  # background children hold the pipes
         except asyncio.CancelledError:
             await terminate_group(proc)
             raise
@@ -221,14 +239,19 @@ class ExecuteCommandTool(ToolExecutor):
             result["timed_out"] = True
             result["error"] = f"timed out after {timeout} s; the process group was killed"
         blocked = None
-        if ctx.sandbox is not None and not timed_out:
-            blocked = ctx.sandbox.blocked(code, stdout, result["stderr"])
-        if blocked is not None:
-            result["sandbox_blocked"] = blocked
+        writes = None
+        if ctx.sandbox is not None:
+            reported = ctx.sandbox.blocked(proc)  # asked always: it also ends the bookkeeping
+            blocked = reported if code != 0 and not timed_out else None
+            writes = ctx.sandbox.refused_writes(proc) if blocked is not None else None
+            if blocked is not None:
+                result["sandbox_blocked"] = blocked
+                if not ctx.sandbox.rerun_useful(proc):
+                    result["sandbox_rerun"] = False  # a person already refused what it needed
         lines = stdout.count("\n")
         summary = (f"timed out after {timeout} s" if timed_out else f"exit {code}") + \
             f" · {lines} lines · {duration_ms / 1000:.1f} s" + (" · truncated" if truncated else "")
         if blocked is not None:
             summary += f" · sandbox blocked {blocked}"
         return ToolOutput(json.dumps(result), summary=summary, exit_code=code,
-                          truncated=truncated, sandbox_blocked=blocked)
+                          truncated=truncated, sandbox_blocked=blocked, sandbox_writes=writes)

@@ -32,7 +32,13 @@ from swebash.errors import ToolError
 from swebash.safety.display import one_line
 from swebash.tools.base import ToolContext, ToolExecutor, ToolOutput
 from swebash.tools.mcp_names import Pair, model_names, plain_name
-from swebash.tools.mcp_server import McpCallError, McpServer, RemoteTool, import_sdk
+from swebash.tools.mcp_server import (
+    McpCallError,
+    McpSandbox,
+    McpServer,
+    RemoteTool,
+    import_sdk,
+)
 
 if TYPE_CHECKING:
     from mcp_types import CallToolResult
@@ -270,6 +276,11 @@ class McpManager:
         server.state = "idle"
         await self.ensure_started()
         return f"MCP server '{name}': {status_line(server)}"
+
+    def use_sandbox(self, sandbox: McpSandbox | None) -> None:
+        """Start stdio servers that are not ``trust = true`` inside ``sandbox`` from now on."""
+        for server in self.servers.values():
+            server.sandbox = sandbox
 
     async def aclose(self) -> None:
         await asyncio.gather(*(s.stop() for s in self.servers.values()))

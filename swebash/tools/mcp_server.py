@@ -11,10 +11,12 @@ Starting is bounded by ``startup_timeout`` with a cancel-scope deadline set insi
 task (cancelling from outside with ``Task.cancel`` could pierce the SDK's shielded shutdown and
 leak the process); the deadline is lifted once the tool list has arrived. Stopping sets an
 event: the task leaves its ``async with`` normally and the SDK's shutdown closes stdin, waits,
-then kills the server's process group — no zombies. A stdio server's stderr goes to
-``<log_dir>/mcp-<name>.log``, never to the terminal. A server that exits (mid-call, or killed
-while idle — found by ``alive``, a ping that fails at once on a closed connection) is marked
-``exited`` and its task unwinds; the manager starts it again before its next call.
+then kills the server's process group — no zombies. A stdio server that is not ``trust = true``
+is started through the sandbox's launcher (``McpSandbox``): confined by the same policy as the
+AI's commands (writes to the working tree only, secrets hidden, network by domain). Its stderr
+goes to ``<log_dir>/mcp-<name>.log``, never to the terminal. A server that exits (mid-call, or
+killed while idle — found by ``alive``, a ping that fails at once on a closed connection) is
+marked ``exited`` and its task unwinds; the manager starts it again before its next call.
 
 ``mode="legacy"`` (the initialize handshake) is used on purpose: every server, including small
 hand-written ones, answers it, while the SDK's newer discovery probe may go unanswered.
@@ -28,10 +30,10 @@ import logging
 import math
 import os
 import threading
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TextIO
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO
 
 from swebash.api import JsonObject
 from swebash.config import McpServerConfig
@@ -44,6 +46,16 @@ if TYPE_CHECKING:
     from mcp_types import CallToolResult
 
 State = Literal["idle", "starting", "ready", "failed", "exited", "stopped", "disabled"]
+
+
+class McpSandbox(Protocol):
+    """What starting a stdio server needs of the sandbox (``safety.sandbox.OsSandbox``)."""
+
+    def launcher(self, argv: Sequence[str], cwd: str,
+                 env: Mapping[str, str] | None = None) -> list[str]: ...
+
+    def launcher_env(self, cwd: str, env: Mapping[str, str]) -> dict[str, str]: ...
+
 CONNECTION_CLOSED = -32000
 PING_SECONDS = 5.0  # a server busy past this is alive, only slow: it is not restarted
 LIST_PAGES = 50  # a server paging its tool list forever is cut off here
@@ -71,6 +83,7 @@ class McpServer:
         self.reported = False  # the failure line was shown once already
         self.crashed = False  # it exited after it was ready: the next question restarts it
         self.log_path = ""  # where a stdio server's stderr goes
+        self.sandbox: McpSandbox | None = None  # confines it unless `trust = true`
         self._client: Client | None = None
         self._task: asyncio.Task[None] | None = None
         self._scope: CancelScope | None = None  # the owning task's; cancel() is thread-local
@@ -170,10 +183,14 @@ class McpServer:
         if self.config.command is not None:
             from mcp.client.stdio import StdioServerParameters, stdio_client
 
-            params = StdioServerParameters(command=self.config.command,
-                                           args=list(self.config.args),
-                                           env=server_environment(self.environ,
-                                                                  self.config.env),
+            argv = [self.config.command, *self.config.args]
+            env = server_environment(self.environ, self.config.env)
+            if self.sandbox is not None and not self.config.trust:
+                # an untrusted server runs inside the sandbox, under the commands' policy
+                cwd = self.config.cwd or os.getcwd()
+                argv = self.sandbox.launcher(argv, cwd, env)
+                env = self.sandbox.launcher_env(cwd, env)
+            params = StdioServerParameters(command=argv[0], args=argv[1:], env=env,
                                            cwd=self.config.cwd)
             # stdin is a pipe: a server cannot read the user's keys, and it gets EOF (and
             # exits) even if swebash is killed with SIGKILL

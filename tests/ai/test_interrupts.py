@@ -191,20 +191,22 @@ def test_an_approved_write_outside_is_not_asked_again(world: World) -> None:
     assert asked[1].approved  # the UI reruns it without a second question
 
 
-@pytest.mark.parametrize(("approved_by", "blocked", "covered"), [
-    ("user", "a write outside the working tree (touch: Read-only file system)", True),
-    ("user", "a write outside the working tree and network access (curl: …)", False),
-    ("user", "network access (curl: Could not resolve host)", False),
-    ("session-rule", "a write outside the working tree (touch: …)", False),
-    ("auto", "a write outside the working tree (touch: …)", False),
+@pytest.mark.parametrize(("approved_by", "writes", "covered"), [
+    ("user", ("/elsewhere/out.txt",), True),
+    ("user", ("/elsewhere/out.txt", "/work/tree/.git/config"), False),  # a protected place too
+    ("user", None, False),  # a socket, a connection or a domain was stopped as well
+    ("session-rule", ("/elsewhere/out.txt",), False),
+    ("auto", ("/elsewhere/out.txt",), False),
 ])
-def test_what_an_approval_covers(approved_by: str, blocked: str, covered: bool) -> None:
+def test_what_an_approval_covers(approved_by: str, writes: tuple[str, ...] | None,
+                                 covered: bool) -> None:
     from swebash.ai.agent import _Prepared, approval_covers
     from swebash.providers.base import ToolCall
 
     p = _Prepared(ToolCall("c1", "execute_command", "{}"), approved_by=approved_by,
-                  blocked=blocked, verdict=Verdict("ask", True, (
+                  blocked="a write outside the working tree or to a protected path (…)",
+                  refused_writes=writes, verdict=Verdict("ask", True, (
                       "writes outside the working directory: /x/y", "touch: changes files")))
-    assert approval_covers(p) is covered
+    assert approval_covers(p, ("/work/tree",)) is covered
     p.verdict = Verdict("ask", False, ("touch: changes files",))  # the gate asked about else
-    assert approval_covers(p) is False
+    assert approval_covers(p, ("/work/tree",)) is False

@@ -24,20 +24,30 @@ ROOT = str(Path(__file__).resolve().parents[2])
 def configure_mcp(home: Path, pidfile: Path, trust: bool = True, extra: str = "") -> None:
     config = home / ".config" / "swebash"
     config.mkdir(parents=True, exist_ok=True)
+    # the server works next to its pidfile: an untrusted one runs in the sandbox, which lets it
+    # write only in its working tree
     (config / "config.toml").write_text(
         "[mcp_servers.srv]\n"
         f"command = {json.dumps(sys.executable)}\n"
         f'args = ["-m", "tests.fakes.mcp_server", "--pidfile", {json.dumps(str(pidfile))}]\n'
-        f"cwd = {json.dumps(ROOT)}\n"
+        f"cwd = {json.dumps(str(pidfile.parent))}\n"
+        f"env = {{ PYTHONPATH = {json.dumps(ROOT)} }}\n"
         f"trust = {'true' if trust else 'false'}\n" + extra)
 
 
 def gone(pidfile: Path) -> bool:
-    try:
-        os.kill(int(pidfile.read_text()), 0)
-    except ProcessLookupError:
-        return True
-    return False
+    """No server process is left: none has the pidfile on its command line (an untrusted server
+    runs in the sandbox's own pid namespace, where the pid it wrote means nothing here)."""
+    assert pidfile.exists()  # the server did start
+    marker = str(pidfile).encode()
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                if entry.isdigit() and marker in handle.read():
+                    return False
+        except OSError:
+            continue
+    return True
 
 
 def messages(server: FakeServer, n: int) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
+import signal
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +20,16 @@ import pytest
 
 from tests.e2e.conftest import SWEBASH, Term
 from tests.fakes.server import FakeServer
-from tests.safety.sandbox_fixtures import CANARY, Listener, World, available, make_world
+from tests.safety.sandbox_fixtures import (
+    CANARY,
+    Listener,
+    WebServer,
+    World,
+    available,
+    make_world,
+    processes_with,
+    wait_gone,
+)
 
 
 @pytest.fixture
@@ -79,6 +90,7 @@ def test_yes_dangerous_cannot_read_secrets_write_outside_or_connect(
     assert "sandbox" in sent and "not run again" in sent
     report = next(x for x in result.stderr.splitlines() if x.startswith("[sandbox] blocked"))
     assert "a write outside the working tree" in report and "network access" in report
+    assert str(world.outside.resolve()) in report  # what the sandbox saw, not what was printed
 
 
 def test_sandbox_off_lifts_all_of_it(server: FakeServer, world: World, tcp: Listener) -> None:
@@ -98,7 +110,8 @@ def test_ai_status_from_c_names_the_sandbox(world: World) -> None:
     assert result.returncode == 0, result.stderr
     # the line may be wrapped to the terminal's width: read it back as one
     line = " ".join(result.stdout[result.stdout.index("sandbox:"):].split())
-    assert ("bubblewrap" in line or "landlock" in line) and "network: off" in line
+    assert ("bubblewrap" in line or "landlock" in line)
+    assert "network: through swebash's proxy" in line and "no capabilities" in line
     assert str(world.work.resolve()) in line
     off = run_swebash(["-c", "ai status"], {"SWEBASH_AI_SANDBOX": "off"}, world.work)
     assert "sandbox: off" in " ".join(off.stdout.split())
@@ -125,3 +138,80 @@ def test_interactive_user_is_asked_once_to_rerun_outside(
     term.wait_for(lambda t: "Written." in t.text(), what="the answer")
     assert target.exists()
     assert "outside the sandbox" in tool_result(server)
+
+
+def test_a_new_domain_is_asked_in_the_terminal_and_a_saves_it(
+        spawn: object, server: FakeServer, world: World) -> None:
+    web = WebServer({"/": CANARY.encode()})
+    command = f"curl -sSf http://ask.localhost:{web.port}/"
+    server.script({"tools": [["execute_command", json.dumps({"command": command})]]},
+                  {"text": "Fetched."})
+    try:
+        assert callable(spawn)
+        term: Term = spawn(env=ai_env(server, SWEBASH_AI_TOOLS_CONFIRM="false"),
+                           cwd=str(world.work))
+        term.wait_prompt()
+        term.send("? fetch it\r")
+        term.wait_for(lambda t: "reach ask.localhost?" in t.text(), what="the domain question")
+        assert "[y/N/a]" in term.text() and "curl -sSf" in term.text()
+        term.send("a")
+        term.wait_for(lambda t: "Fetched." in t.text(), what="the answer")
+    finally:
+        web.close()
+    assert CANARY in tool_result(server) and web.hits == ["/"]
+    saved = Path(os.environ["XDG_STATE_HOME"]) / "swebash/sandbox-domains.json"
+    assert json.loads(saved.read_text())["projects"] == {
+        str(world.work.resolve()): ["ask.localhost"]}
+
+
+# ---------------------------------------------------------------------------- no orphans
+
+
+@pytest.mark.parametrize("backend", ["bwrap", "landlock", "off"])
+def test_kill_9_of_swebash_ends_its_tool_command_and_the_next_start_cleans_up(
+        spawn: object, server: FakeServer, tmp_path: Path, backend: str) -> None:
+    if available(backend) is not None:
+        pytest.skip(f"{backend} does not work here")
+    seconds = f"{900 + secrets.randbelow(90)}.{secrets.randbelow(10**6):06d}"  # harmless
+    server.script({"tools": [["execute_command", json.dumps(
+        {"command": f"sleep {seconds} & sleep {seconds}"})]]}, {"text": "done"})
+    tmpdir = Path(os.environ["TMPDIR"])
+    env = ai_env(server, SWEBASH_AI_TOOLS_CONFIRM="false", SWEBASH_AI_SANDBOX=backend)
+    assert callable(spawn)
+    term: Term = spawn(env=env, cwd=str(tmp_path))
+    term.wait_prompt()
+    term.send("? wait a while\r")
+    term.wait_for(lambda t: len(processes_with(seconds)) >= 2, 20, "the tool to run")
+    victim = term.child.pid
+    mine = [p for p in tmpdir.iterdir() if f".{victim}." in p.name]
+    assert mine  # the shell's and the sandbox's private dirs
+    os.kill(victim, signal.SIGKILL)
+    assert wait_gone(seconds) == []  # the command and its background child: gone
+    assert all(p.exists() for p in mine)  # SIGKILL ran no cleanup
+    again: Term = spawn(env=env, cwd=str(tmp_path))
+    again.wait_prompt()
+    assert not any(p.exists() for p in mine)  # the next start removed them
+
+
+# ---------------------------------------------------------------------------- the network
+
+
+def test_allowed_domains_from_config_and_one_line_for_a_refused_one(
+        server: FakeServer, world: World) -> None:
+    web = WebServer({"/": CANARY.encode()})
+    config = Path(os.environ["XDG_CONFIG_HOME"]) / "swebash"
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "config.toml").write_text('[sandbox]\nallow_domains = ["allowed.localhost"]\n')
+    command = (f"curl -sSf http://allowed.localhost:{web.port}/ && "
+               f"curl -sSf http://refused.localhost:{web.port}/")
+    server.script({"tools": [["execute_command", json.dumps({"command": command})]]},
+                  {"text": "done"})
+    try:
+        result = run_swebash(["--yes", "-c", "? fetch both"], ai_env(server), world.work)
+    finally:
+        web.close()
+    assert result.returncode == 0, result.stderr
+    sent = tool_result(server)
+    assert CANARY in sent and web.hits == ["/"]  # the allowed one only
+    lines = [x for x in result.stderr.splitlines() if x.startswith("[sandbox] blocked")]
+    assert len(lines) == 1 and "network access to refused.localhost" in lines[0]

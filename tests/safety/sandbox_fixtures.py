@@ -14,6 +14,7 @@ import os
 import socket
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,22 +60,33 @@ def make_world(tmp_path: Path) -> World:
 
 def available(backend: str) -> str | None:
     """None when ``backend`` works on this machine, else why not (for a skip message)."""
+    if backend == "off":
+        return None
     if backend == "bwrap":
         return sandbox_bwrap.probe(False)
     return None if sandbox_landlock.abi_version() >= 4 else "no Landlock ABI >= 4 here"
 
 
-def make_sandbox(world: World, backend: str, *, network: bool = False,
-                 mode: str = "auto") -> OsSandbox:
-    return OsSandbox(SandboxConfig(mode=mode, backend=backend, network=network),
-                     home=str(world.home), environ=world.env)
+def make_sandbox(world: World, backend: str, *, network: str = "off",
+                 mode: str = "auto", allow: tuple[str, ...] = (),
+                 state_dir: Path | None = None) -> OsSandbox:
+    """``backend`` "off" is the sandbox switched off (still supervised)."""
+    if backend == "off":
+        mode, backend = "off", "auto"
+    config = world.home / ".config"
+    return OsSandbox(SandboxConfig(mode=mode, backend=backend, network=network,
+                                   allow_domains=allow),
+                     home=str(world.home), environ=world.env,
+                     protect=(config / "swebash", world.home / ".local/state/swebash"),
+                     state_dir=state_dir)
 
 
 def run(command: str, world: World, sandbox: OsSandbox | None, *,
-        cwd: Path | None = None, timeout: int = 20) -> dict[str, Any]:
-    """Run ``command`` through the real tool; the parsed result plus ``blocked``."""
+        cwd: Path | None = None, timeout: int = 20, keep: bool = False) -> dict[str, Any]:
+    """Run ``command`` through the real tool; the parsed result plus ``blocked``. The sandbox
+    is closed afterwards unless ``keep``."""
     ctx = ToolContext(cwd=str(cwd or world.work), env=world.env, config=ToolConfig(),
-                      sandbox=sandbox if sandbox is not None and sandbox.backend() else None)
+                      sandbox=sandbox)
 
     async def go() -> dict[str, Any]:
         output = await ExecuteCommandTool().execute(
@@ -86,8 +98,31 @@ def run(command: str, world: World, sandbox: OsSandbox | None, *,
     try:
         return asyncio.run(go())
     finally:
-        if sandbox is not None:
+        if sandbox is not None and not keep:
             sandbox.close()
+
+
+def processes_with(marker: str) -> list[int]:
+    """Pids of processes whose command line holds ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                if marker.encode() in handle.read():
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def wait_gone(marker: str, seconds: float = 10.0) -> list[int]:
+    """Wait (bounded) for every process holding ``marker`` to end; the ones still there."""
+    deadline = time.monotonic() + seconds
+    while (left := processes_with(marker)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left
 
 
 class Listener:
@@ -138,3 +173,62 @@ def git_available() -> bool:
                               check=False).returncode == 0
     except OSError:
         return False
+
+
+class WebServer:
+    """A small HTTP server on 127.0.0.1 serving fixed paths (an index, a wheel, a page)."""
+
+    def __init__(self, routes: dict[str, bytes]) -> None:
+        import http.server
+
+        pages = routes
+        self.hits: list[str] = []
+        hits = self.hits
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                hits.append(self.path)
+                body = pages.get(self.path)
+                self.send_response(200 if body is not None else 404)
+                kind = "text/html" if self.path.endswith("/") else "application/octet-stream"
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body or b"")))
+                self.end_headers()
+                self.wfile.write(body or b"")
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def tiny_wheel(name: str = "canarypkg", version: str = "1.0") -> tuple[str, bytes]:
+    """(file name, bytes) of a pure-Python wheel that installs ``name/__init__.py``."""
+    import base64
+    import hashlib
+    import io
+    import zipfile
+
+    files = {f"{name}/__init__.py": f"VALUE = {CANARY!r}\n".encode(),
+             f"{name}-{version}.dist-info/METADATA":
+                 f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
+             f"{name}-{version}.dist-info/WHEEL":
+                 b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    record = ""
+    for path, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record += f"{path},sha256={digest},{len(data)}\n"
+    record += f"{name}-{version}.dist-info/RECORD,,\n"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path, data in files.items():
+            archive.writestr(path, data)
+        archive.writestr(f"{name}-{version}.dist-info/RECORD", record)
+    return f"{name}-{version}-py3-none-any.whl", buffer.getvalue()

@@ -21,9 +21,18 @@ from swebash.app import noninteractive_confirm
 from swebash.config import AiConfig
 from swebash.providers.base import ToolResultMessage
 from swebash.providers.fake import ScriptedProvider, Turn
+from swebash.render.confirm import build_confirm_prompt
 from swebash.safety.sandbox import OsSandbox
 from tests.ai.fakes import FakeTerminal, PatternRedactor, RuleGate, answering, registry
-from tests.safety.sandbox_fixtures import World, available, make_sandbox, make_world
+from tests.safety.sandbox_fixtures import (
+    CANARY,
+    WebServer,
+    World,
+    available,
+    make_sandbox,
+    make_world,
+    wait_gone,
+)
 
 
 @pytest.fixture
@@ -145,7 +154,88 @@ def test_env_off_lifts_it(world: World, monkeypatch: pytest.MonkeyPatch) -> None
     assert cfg.sandbox.mode == "off"
     sandbox = OsSandbox(cfg.sandbox, home=str(world.home))
     svc, _ = service(world, sandbox, write_outside(world), Turn("ok"))
-    assert svc.tool_context().sandbox is None
+    assert svc.tool_context().sandbox is sandbox  # confines nothing, still supervises
     ask(svc, None)
     assert (world.outside / "x").exists()
     assert asyncio.run(svc.status()).sandbox.startswith("off")
+
+
+def command_turn(command: str) -> Turn:
+    return Turn(calls=(("execute_command", json.dumps({"command": command})),))
+
+
+def test_printed_sandbox_errors_ask_nothing(world: World, backend: str) -> None:
+    fake = "echo 'touch: cannot touch /etc/x: Read-only file system' >&2; exit 1"
+    svc, provider = service(world, make_sandbox(world, backend), command_turn(fake),
+                            Turn("ok"))
+    asked: list[ConfirmRequest] = []
+    ask(svc, answering(ConfirmAnswer.YES, asked))
+    assert asked == []  # not stopped by the sandbox: no "run it again outside?"
+    assert "sandbox_blocked" not in sent_result(provider)
+
+
+def test_the_rerun_question_carries_the_whole_command(world: World, backend: str) -> None:
+    long = "; ".join(f"echo step-{i}" for i in range(12)) + f"; touch {world.outside}/y"
+    svc, _ = service(world, make_sandbox(world, backend), command_turn(long), Turn("ok"))
+    asked: list[ConfirmRequest] = []
+    ask(svc, answering(ConfirmAnswer.NO, asked))
+    assert [r.kind for r in asked] == ["sandbox_retry"] and asked[0].command == long
+    prompt = build_confirm_prompt(asked[0], width=60)
+    shown = prompt.full or prompt.plain  # a long one is folded, with v for all of it
+    assert long in shown and "outside/y" in prompt.plain  # its end is shown, not cut
+    assert str(world.outside) in prompt.plain  # what was blocked: the real path
+
+
+def test_a_rerun_outside_is_still_supervised(world: World, backend: str) -> None:
+    marker = "4242.424242"
+    command = f"(sleep {marker} &); touch {world.outside}/z"
+    svc, _ = service(world, make_sandbox(world, backend), command_turn(command), Turn("ok"))
+    ask(svc, answering(ConfirmAnswer.YES, []))
+    assert (world.outside / "z").exists()
+    assert wait_gone(marker) == []  # what the unconfined rerun left behind was reaped too
+
+
+def test_a_new_domain_is_asked_through_the_confirmation(world: World, backend: str,
+                                                        tmp_path: Path) -> None:
+    web = WebServer({"/": CANARY.encode()})
+    state = tmp_path / "state"
+    try:
+        url = f"http://new.localhost:{web.port}/"
+        sandbox = make_sandbox(world, backend, network="proxy", state_dir=state)
+        svc, provider = service(world, sandbox, command_turn(f"curl -sSf {url}"), Turn("ok"))
+        asked: list[ConfirmRequest] = []
+
+        async def hook(request: ConfirmRequest) -> ConfirmAnswer:
+            asked.append(request)
+            return ConfirmAnswer.PROJECT if request.kind == "network" else ConfirmAnswer.NO
+
+        ask(svc, hook)
+        assert [(r.kind, r.domain) for r in asked] == [("network", "new.localhost")]
+        assert asked[0].command == f"curl -sSf {url}"
+        assert CANARY in sent_result(provider)["stdout"]
+        saved = json.loads((state / "sandbox-domains.json").read_text())
+        assert saved["projects"] == {str(world.work.resolve()): ["new.localhost"]}
+        # the next session in this project does not ask again
+        again = make_sandbox(world, backend, network="proxy", state_dir=state)
+        svc2, provider2 = service(world, again, command_turn(f"curl -sSf {url}"), Turn("ok"))
+        asked.clear()
+        ask(svc2, hook)
+        assert asked == [] and CANARY in sent_result(provider2)["stdout"]
+    finally:
+        web.close()
+
+
+def test_a_refused_domain_is_not_offered_outside(world: World, backend: str) -> None:
+    web = WebServer({"/": CANARY.encode()})
+    try:
+        command = f"curl -sSf http://no.localhost:{web.port}/"
+        svc, provider = service(world, make_sandbox(world, backend, network="proxy"),
+                                command_turn(command), Turn("ok"))
+        asked: list[ConfirmRequest] = []
+        ask(svc, answering(ConfirmAnswer.NO, asked))
+        assert [r.kind for r in asked] == ["network"]  # no "run it again outside?" after it
+        result = sent_result(provider)
+        assert "network access to no.localhost" in result["sandbox_blocked"]
+        assert web.hits == []
+    finally:
+        web.close()
