@@ -32,6 +32,7 @@ Answer text is data: control characters are dropped before it is parsed (``inert
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 
@@ -46,6 +47,7 @@ from swebash.safety.display import inert_text
 
 DEFAULT_REFRESH_HZ = 12.0
 
+_WORD_END = re.compile(r"[ \n]")
 # Characters after which the text of a paragraph may still change: emphasis, code spans,
 # links, autolinks and HTML, entities, escapes, tables ("|": the whole source line).
 _MARKUP = frozenset("*_`[]<>~&\\|!")
@@ -150,10 +152,15 @@ class OpenBlockView:
         starts = _row_starts(whole.plain[self._skip:], width)
         if len(starts) != len(rows):
             return []
-        # Rows to print: a row ends where the next word did not fit, so the row after the
-        # last one printed must be whole before the limit too, and not the last row.
+        # Rows to print: a row ends where the next word did not fit (or at a line break), so
+        # it is final once the first word of the row after it is complete (whitespace after
+        # it) before the limit: that word can only grow, never fit on the row again.
+        plain = whole.plain[self._skip:]
         count = 0
-        while count + 2 < len(rows) and self._skip + starts[count + 2] <= limit:
+        while count + 1 < len(rows):
+            word_end = _WORD_END.search(plain, starts[count + 1])
+            if word_end is None or self._skip + word_end.start() > limit:
+                break
             count += 1
         if not count:
             return []

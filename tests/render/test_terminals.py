@@ -13,7 +13,7 @@ from rich.console import Console
 from swebash.config import load
 from swebash.render.stream import MarkdownStream
 from swebash.render.terminal import LiveTerminal
-from swebash.render.theme import hyperlinks_supported, make_console, reflows, settings_for
+from swebash.render.theme import hyperlinks_supported, make_console, settings_for
 from tests.render.scenarios import CODE_HEAVY
 from tests.render.screen import copied, replay, replay_screen, row_texts, terminal_console
 
@@ -119,14 +119,6 @@ def test_links_are_osc8_where_the_terminal_shows_them() -> None:
 ])
 def test_osc8_is_admitted_only_for_known_terminals(env: dict[str, str], expected: bool) -> None:
     assert hyperlinks_supported(env) is expected
-
-
-def test_reflow_is_admitted_only_for_known_terminals() -> None:
-    assert reflows({"TMUX": "x", "TERM": "tmux-256color"})
-    assert reflows({"TERM": "xterm-256color", "VTE_VERSION": "7200"})
-    assert not reflows({"TERM": "xterm-256color"})
-    assert not reflows({"TERM": "screen", "STY": "1.pts"})
-    assert not reflows({"TERM": "linux"})
 
 
 def test_settings_come_from_the_configuration(tmp_path: Path) -> None:
