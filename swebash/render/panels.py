@@ -144,6 +144,9 @@ class SuffixedLine:
         yield line
 
 
+MCP_LABEL = "MCP "  # how an MCP call's label starts (tools/mcp.py, McpTool.describe_call)
+
+
 def describe(event: ToolCallStart, max_chars: int = 200) -> str:
     """The call's one-line label: the tool's own description, else its name and arguments."""
     text = one_line(_label_text(event))
@@ -156,6 +159,16 @@ def call_label(event: ToolCallStart | None, name: str) -> list[str]:
         return [one_line(name)]
     text = make_visible(_label_text(event)).expandtabs(4).rstrip("\n")
     return text.split("\n") or [""]
+
+
+def tool_title(event: ToolCallEnd, start: ToolCallStart | None) -> str:
+    """The tool's name for people: an MCP tool under its server's own names ("big · a.b",
+    as its label says "MCP big · a.b {…}"), not the one made up for the model
+    (``mcp__big__a_b_a1e841``); any other tool under its name."""
+    if event.name.startswith("mcp__") and start is not None and \
+            start.description.startswith(MCP_LABEL):
+        return one_line(start.description.removeprefix(MCP_LABEL).split(" {", 1)[0])
+    return one_line(event.name)
 
 
 def _label_text(event: ToolCallStart) -> str:
@@ -279,7 +292,7 @@ class ToolPanels:
     def _boxed(self, event: ToolCallEnd, start: ToolCallStart | None) -> RenderableType:
         view = view_result(event, self.max_lines)
         mark, style = ("✓", theme.OK) if view.ok else ("✗", theme.ERROR)
-        title = Text.assemble((one_line(event.name), theme.TOOL), " ", (mark + " ", style),
+        title = Text.assemble((tool_title(event, start), theme.TOOL), " ", (mark + " ", style),
                               (make_visible(view.headline), theme.DIM if view.ok else style))
         if view.truncated:
             title.append(" · output truncated", style=theme.NOTICE)

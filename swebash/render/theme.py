@@ -46,7 +46,12 @@ DIFF_REMOVE = "red"
 DIFF_HUNK = "cyan"
 DIFF_HEADER = "bold"
 
+# Inline `code` like code blocks: its own colour (bold under NO_COLOR), no background fill
+# (rich's default is "bold cyan on black").
+INLINE_CODE = "bold cyan"
+
 STYLES = {
+    "markdown.code": INLINE_CODE,
     "swebash.tool": TOOL, "swebash.tool.border": TOOL_BORDER, "swebash.ok": OK,
     "swebash.error": ERROR, "swebash.error.border": ERROR_BORDER, "swebash.dim": DIM,
     "swebash.notice": NOTICE, "swebash.warn": WARN, "swebash.danger": DANGER,

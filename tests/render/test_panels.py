@@ -202,6 +202,23 @@ def test_boxed_style_draws_a_panel_with_the_whole_command() -> None:
     assert lines[-2].strip("│ ") == "a" and lines[-1].startswith("╰")
 
 
+def test_an_mcp_call_is_titled_with_the_servers_own_names() -> None:
+    # The model's name for tool "a.b" of server "big" is mcp__big__a_b_a1e841: a panel's
+    # title says "big · a.b", as the label does — for a result and for a failure alike.
+    start = ToolCallStart("mcp__big__a_b_a1e841", {}, "MCP big · a.b {}", "c1")
+    result = end({"server": "big", "tool": "a.b", "output": "tool a.b answered"},
+                 name="mcp__big__a_b_a1e841", call_id="c1", summary="1 line")
+    lines = draw(start, result, style="boxed")
+    assert lines[0].startswith("╭─ big · a.b ✓ 1 line")
+    assert not any("mcp__" in line for line in lines)
+    failed = end({"error": True, "type": "McpToolError", "message": "boom"}, ok=False,
+                 name="mcp__big__a_b_a1e841", call_id="c1")
+    lines = draw(ToolCallStart("mcp__big__a_b_a1e841", {}, "MCP big · a.b {}", "c1"), failed,
+                 style="boxed")
+    assert lines[0].startswith("╭─ big · a.b ✗")
+    assert not any("mcp__" in line for line in lines)
+
+
 def test_boxed_and_plain_headline_counts_lines() -> None:
     view = view_result(end({"exit_code": 0, "stdout": "a\n"}))
     assert view.headline == "exit 0 · 1 line · 12 ms"

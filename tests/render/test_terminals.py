@@ -143,3 +143,14 @@ def test_no_padding_under_term_dumb() -> None:
     assert "\x1b" not in output
     assert not any(line.endswith(" ") for line in output.splitlines())
     assert "A short line.\n" in output
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+def test_inline_code_carries_no_background(no_color: bool) -> None:
+    # Like code blocks: a colour of its own (bold under NO_COLOR), never a background fill.
+    console = make_console(io.StringIO(), force_terminal=True, no_color=no_color, width=60)
+    output = stream("Run `ls /nope` and `git status` now.\n", console)
+    assert backgrounds(output) == []
+    assert "ls /nope" in "\n".join(replay(output, 60))
+    shown = re.search(r"\x1b\[([0-9;]*)m(?=ls /nope)", output)
+    assert shown is not None and "1" in shown.group(1).split(";")  # bold marks it
