@@ -171,3 +171,33 @@ def test_a_multi_line_proposal_in_c_mode_is_printed_whole(server: FakeServer,
     result = run_swebash(["-c", "?? say each txt file"], ai_env)
     assert result.returncode == 0 and result.stdout == LOOP + "\n"
     assert result.stderr == "# Loop over them:\n# Each name is printed.\n"
+
+
+def test_ctrl_c_at_the_network_question_ends_the_turn(
+        spawn: Spawn, server: FakeServer, ai_env: dict[str, str], tmp_path: Path) -> None:
+    # The sandbox's proxy asks about a new domain from its own thread while the command
+    # waits: Ctrl-C there stops the turn like at any other y/N — the command is cut and stays
+    # on screen with its mark, and the model is not asked again.
+    from tests.safety.sandbox_fixtures import WebServer, available
+
+    if available("bwrap") is not None and available("landlock") is not None:
+        import pytest
+
+        pytest.skip("no sandbox backend works on this machine")
+    web = WebServer({"/": b"never fetched"})
+    command = f"curl -sS -m 30 http://ask.localhost:{web.port}/"
+    server.script({"tools": tool(command)}, {"text": "never requested"})
+    try:
+        term = spawn(env={**ai_env, "SWEBASH_AI_TOOLS_CONFIRM": "false"}, cwd=str(tmp_path))
+        term.wait_prompt()
+        term.send("? fetch it\r")
+        term.wait_for(lambda t: "reach ask.localhost?" in t.text(), what="the domain question")
+        term.send("\x03")
+        term.wait_text("stopped — the turn ends here")
+        term.wait_prompt(timeout=10)  # not after curl's 30 s
+    finally:
+        web.close()
+    screen = term.text().split("? fetch it")[-1]
+    assert "curl -sS -m 30" in screen and "interrupted" in screen
+    assert "[130]" in term.cursor_line()
+    assert len(server.requests) == 1 and web.hits == []
