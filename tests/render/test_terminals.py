@@ -154,3 +154,12 @@ def test_inline_code_carries_no_background(no_color: bool) -> None:
     assert "ls /nope" in "\n".join(replay(output, 60))
     shown = re.search(r"\x1b\[([0-9;]*)m(?=ls /nope)", output)
     assert shown is not None and "1" in shown.group(1).split(";")  # bold marks it
+
+
+def test_a_table_has_no_blank_edges() -> None:
+    # rich drew a blank row above and below a table and a blank column to its left: a table
+    # sat between two blank rows each side, and each of its rows copied with a leading space.
+    console = terminal_console(60)
+    rows = replay(stream("Before.\n\n| a | b |\n|---|---|\n| 1 | `x` |\n\nAfter.\n", console),
+                  60)
+    assert rows == ["Before.", "", "a  b", "────", "1  x", "", "After."]
