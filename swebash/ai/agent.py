@@ -447,6 +447,9 @@ async def _offer_rerun(agent: Agent, runnable: list[_Prepared], ctx: ToolContext
                               "running it again outside the sandbox, and this is that result")
 
 
+# The sandbox's side of the match is structured (Sandbox.refused_writes: paths); the gate's is
+# still its words, as Verdict carries no structured "writes outside" (safety/paths.py would give
+# it one, e.g. the paths asked about, and this prefix test would go).
 WRITE_OUTSIDE_ASKED = "writes outside the working directory"  # the gate's reason (paths.py)
 
 
