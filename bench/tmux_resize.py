@@ -74,7 +74,8 @@ def one_run(number: int, args: argparse.Namespace, work: Path) -> tuple[bool, st
            "TERM": "tmux-256color", "LANG": "C.UTF-8", "OPENAI_API_KEY": "sk-x",
            "SWEBASH_AI_PROVIDER": "openai", "OPENAI_BASE_URL": f"{server.url}/v1",
            "PS1": "$ ", "XDG_CONFIG_HOME": str(home / ".config"),
-           "XDG_STATE_HOME": str(home / ".state")}
+           "XDG_STATE_HOME": str(home / ".state"),
+           **dict(item.split("=", 1) for item in args.env)}
     command = " ".join(["env", "-i", *(f"{k}={v}" for k, v in env.items()), SWEBASH])
     try:
         tmux("new-session", "-d", "-s", tmux.session, "-x", str(WIDTHS[0]), "-y",
@@ -160,6 +161,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--delay", type=float, default=0.02, help="seconds between chunks")
     parser.add_argument("--final", type=int, default=100)
     parser.add_argument("--height", type=int, default=30)
+    parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                        help="also set this in swebash's environment (NO_COLOR=1, …)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     if shutil.which("tmux") is None:
