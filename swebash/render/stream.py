@@ -32,7 +32,6 @@ Answer text is data: control characters are dropped before it is parsed (``inert
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 
@@ -47,7 +46,6 @@ from swebash.safety.display import inert_text
 
 DEFAULT_REFRESH_HZ = 12.0
 
-_WORD_END = re.compile(r"[ \n]")
 # Characters after which the text of a paragraph may still change: emphasis, code spans,
 # links, autolinks and HTML, entities, escapes, tables ("|": the whole source line).
 _MARKUP = frozenset("*_`[]<>~&\\|!")
@@ -152,17 +150,13 @@ class OpenBlockView:
         starts = _row_starts(whole.plain[self._skip:], width)
         if len(starts) != len(rows):
             return []
-        # Rows to print: a row ends where the next word did not fit (or at a line break), so
-        # it is final once the first word of the row after it is complete (whitespace after
-        # it) before the limit: that word can only grow, never fit on the row again.
-        plain = whole.plain[self._skip:]
-        count = 0
-        while count + 1 < len(rows):
-            word_end = _WORD_END.search(plain, starts[count + 1])
-            if word_end is None or self._skip + word_end.start() > limit:
-                break
-            count += 1
-        if not count:
+        # Rows to print: greedy wrapping puts a row's break where the next word (or the next
+        # piece of a word longer than a row) did not fit, and more text only makes that word
+        # longer. So wrapping just the text no later input can change (up to the limit) gives
+        # final rows — all but its last, which the rest of a word may still reach.
+        stable = _row_starts(whole.plain[self._skip:limit], width)
+        count = len(stable) - 1
+        if count < 1 or stable[:count + 1] != starts[:count + 1]:
             return []
         skip = self._skip + starts[count]
         rest = rows_of(self.console, self.maker.make(text, paragraph_skip=skip, tokens=tokens),
