@@ -52,14 +52,14 @@ from swebash.safety.display import strip_ansi
 
 SYNC_BEGIN = "\x1b[?2026h"
 SYNC_END = "\x1b[?2026l"
-# Autowrap (DECAWM) is off from the moment a live region is drawn until it is gone, except
-# while committed rows are written: text at the right margin then overwrites the last column.
 # Erase from the cursor (at the start of a row) to the end of the screen. Not a bare "CSI J":
 # when the live region starts at the top-left corner of the screen, tmux (scroll-on-clear, on
 # by default) takes that for clearing the whole screen and moves the old rows into the
 # scrollback, where they stay as a doubled copy. So: erase this row, step down one row (a
 # no-op on the last row), erase to the end from there — never from the corner — and come back.
 ERASE_BELOW = "\x1b7\x1b[K\x1b[B\x1b[J\x1b8"
+# Autowrap (DECAWM) is off from the moment a live region is drawn until it is gone, except
+# while committed rows are written: text at the right margin then overwrites the last column.
 NO_WRAP = "\x1b[?7l"
 WRAP = "\x1b[?7h"
 HIDE_CURSOR = "\x1b[?25l"
@@ -71,10 +71,10 @@ def rows_of(console: Console, renderable: RenderableType, width: int, *,
             trim: bool = True, live: bool = False) -> list[str]:
     """Render ``renderable`` at ``width`` into rows of ANSI text (``trim``: no blank rows last).
 
-    Live rows and committed rows come from here alike, so a finished block whose rows are
-    already on screen in the live region can stay there instead of being written again. No
-    row carries trailing spaces (a paragraph is padded to the width by rich): a row only as
-    wide as its text rewraps predictably when the window narrows, and copies without them.
+    Live rows and committed rows come from here alike, so a block's rows look the same live
+    and in scrollback. No row carries trailing spaces (rich pads a paragraph to the width): a
+    row only as wide as its text rewraps predictably when the window narrows, and copies
+    without them.
     ``live`` rows are cut at the width, since the live region's height is counted in rows;
     committed rows are not: a code line or a command wider than the window is written whole
     and the terminal wraps it, so that copying it gives one line.
