@@ -71,9 +71,10 @@ class Spinner:
         return self._active
 
     def start(self, text: str = "thinking…", *, countdown: float | None = None,
-              since: float | None = None) -> None:
+              since: float | None = None, redraw: bool = True) -> None:
         """Show the spinner with ``text`` (or change its text); ``countdown`` in seconds;
-        ``since``: the clock time the wait began (elapsed seconds count from it)."""
+        ``since``: the clock time the wait began (elapsed seconds count from it); not
+        ``redraw``: with the caller's next frame."""
         if not self.terminal.live_enabled:
             return
         with self.terminal.lock:
@@ -85,15 +86,17 @@ class Spinner:
             self._deadline = self._started + countdown if countdown is not None else None
             self._active = True
             self.terminal.add_source(self.rows)
-            self.terminal.redraw()
+            if redraw:
+                self.terminal.redraw()
 
-    def stop(self) -> None:
+    def stop(self, *, redraw: bool = True) -> None:
         with self.terminal.lock:
             if not self._active:
                 return
             self._active = False
             self.terminal.remove_source(self.rows)
-            self.terminal.redraw()
+            if redraw:
+                self.terminal.redraw()
 
     def parts(self) -> tuple[str, str]:
         """(frame and label, the seconds) of the spinner right now."""
@@ -210,7 +213,7 @@ class ToolPanels:
             self._running[key] = self.terminal.clock()
         self._show_running(event.name)
 
-    def _show_running(self, fallback: str = "") -> None:
+    def _show_running(self, fallback: str = "", *, redraw: bool = True) -> None:
         running = [self._calls[k] for k in self._order if k in self._running and k in self._calls]
         if len(running) == 1:
             label = describe(running[0], 200)
@@ -219,15 +222,17 @@ class ToolPanels:
         else:
             label = one_line(fallback)
         since = min(self._running.values()) if self._running else None
-        self.spinner.start(f"running {label}", since=since)
+        self.spinner.start(f"running {label}", since=since, redraw=redraw)
 
     def end(self, event: ToolCallEnd) -> None:
+        """The call's result, and the spinner naming the calls still running (parallel ones),
+        in one frame: never a moment with the result and no spinner."""
         start = self._pop(event)
         with self.terminal.lock:
-            self.spinner.stop()
+            self.spinner.stop(redraw=False)
+            if self._running:
+                self._show_running(redraw=False)
             self.terminal.print(self.result_renderable(event, start))
-            if self._running:  # parallel calls still running: the spinner names them
-                self._show_running()
 
     def _key(self, call_id: str, name: str, *, running: bool | None = None) -> str | None:
         if call_id in self._calls:

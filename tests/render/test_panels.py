@@ -277,7 +277,9 @@ def test_a_parallel_call_is_drawn_as_it_finishes_while_the_others_run() -> None:
     for number in range(3):
         panels.executing(ToolExecuting("execute_command", f"c{number}"))
     now[0] += 2.0
+    frames = terminal.frames
     panels.end(end({"exit_code": 0, "stdout": "fast\n"}, call_id="c1"))
+    assert terminal.frames == frames + 1  # result and spinner at once: never one without the other
     rows = replay(output(console), 80)
     assert rows[-3:] == ["✓ $ echo fast · exit 0 · 12 ms", "  fast",
                          rows[-1]]  # the result, then the spinner for the two still running
