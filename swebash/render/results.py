@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass
 
 from swebash.api import ToolCallEnd
+from swebash.safety.display import one_line
 
 OUTPUT_KEYS = ("stdout", "content", "output", "text", "diff", "result", "message")
 EXIT_KEYS = ("exit_code", "exit_status", "returncode", "status_code")
@@ -117,7 +118,7 @@ def _output_of(data: object) -> _Output:
         matches = data["matches"]
         files = {m.get("file") for m in matches if isinstance(m, dict)}
         measure = counted(len(matches), "match") + (
-            f" in {counted(len(files), 'file')}" if matches else "")
+            f" in {counted(len(files), 'file')}" if matches else "") + _left_out(data)
         return _Output([_match_line(m) for m in matches], "match", measure,
                        truncated=truncated, error=error_text)
     if isinstance(data.get("entries"), list):
@@ -125,7 +126,8 @@ def _output_of(data: object) -> _Output:
         hidden = _leading_int(data.get("truncated"))
         count = len(entries) + hidden
         items = [_entry_line(e) for e in entries] + [""] * hidden
-        return _Output(items, "entry", counted(count, "entry"), error=error_text)
+        return _Output(items, "entry", counted(count, "entry") + _left_out(data),
+                       error=error_text)
     if isinstance(data.get("results"), list):
         return _Output([_item_line(item) for item in data["results"]], "result",
                        truncated=truncated, error=error_text)
@@ -137,6 +139,18 @@ def _output_of(data: object) -> _Output:
         parts.append(stderr)
     text = "\n".join(part.rstrip("\n") for part in parts)
     return _Output(_split(text), exit_code=exit_code, truncated=truncated, error=error_text)
+
+
+def _left_out(data: dict[str, object]) -> str:
+    """What a search or listing left out, short (" · skipped 10 secret files · …"): the file
+    tools' notes without the names (the model reads those in the result)."""
+    parts: list[str] = []
+    for key, cut, suffix in (("skipped", ":", ""), ("not_searched", "", " not searched"),
+                             ("stopped", ";", "")):
+        value = data.get(key)
+        if isinstance(value, str) and value:
+            parts.append(one_line((value.split(cut)[0] if cut else value).strip()) + suffix)
+    return "".join(f" · {part}" for part in parts)
 
 
 def _split(text: str) -> list[str]:

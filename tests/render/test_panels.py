@@ -92,6 +92,15 @@ def test_a_search_is_grep_style_and_counted_in_matches() -> None:
     one = draw(search, end({"matches": matches[:1]}, ms=5, name="search_text", call_id="s1"))
     assert one[0] == "✓ search /TODO/ in src · 1 match in 1 file · 5 ms"
     assert "{" not in "".join(lines)  # never raw JSON
+    # what the search left out is said in the header, as the tool says it to the model
+    notes = {"skipped": "skipped 10 secret files: .ssh/id_rsa, .aws/credentials, …",
+             "not_searched": "2 files over 1048576 bytes",
+             "stopped": "stopped at 1000 matches; the results are partial"}
+    noted = draw(search, end({"matches": matches[:1], **notes}, ms=5, name="search_text",
+                             call_id="s1"))
+    assert noted[0] == ("✓ search /TODO/ in src · 1 match in 1 file · skipped 10 secret files"
+                        " · 2 files over 1048576 bytes not searched · stopped at 1000 matches"
+                        " · 5 ms")
 
 
 def test_entries_and_web_results_have_their_own_nouns() -> None:
