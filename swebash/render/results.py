@@ -118,14 +118,15 @@ def _output_of(data: object) -> _Output:
         files = {m.get("file") for m in matches if isinstance(m, dict)}
         measure = counted(len(matches), "match") + (
             f" in {counted(len(files), 'file')}" if matches else "")
-        return _Output([_match_line(m) for m in matches], "match", measure,
+        return _Output([_match_line(m) for m in matches], "match", measure + _notes(data),
                        truncated=truncated, error=error_text)
     if isinstance(data.get("entries"), list):
         entries = data["entries"]
         hidden = _leading_int(data.get("truncated"))
         count = len(entries) + hidden
         items = [_entry_line(e) for e in entries] + [""] * hidden
-        return _Output(items, "entry", counted(count, "entry"), error=error_text)
+        return _Output(items, "entry", counted(count, "entry") + _notes(data),
+                       error=error_text)
     if isinstance(data.get("results"), list):
         return _Output([_item_line(item) for item in data["results"]], "result",
                        truncated=truncated, error=error_text)
@@ -137,6 +138,14 @@ def _output_of(data: object) -> _Output:
         parts.append(stderr)
     text = "\n".join(part.rstrip("\n") for part in parts)
     return _Output(_split(text), exit_code=exit_code, truncated=truncated, error=error_text)
+
+
+def _notes(data: dict[str, object]) -> str:
+    """What a walk left out, in its first words: " · skipped 3 secret files" (the file tools
+    name the secrets they skipped and say when a limit stopped them)."""
+    notes = [str(data[k]).split(":")[0].split(";")[0] for k in ("skipped", "stopped")
+             if isinstance(data.get(k), str) and data[k]]
+    return "".join(f" · {note}" for note in notes)
 
 
 def _split(text: str) -> list[str]:
