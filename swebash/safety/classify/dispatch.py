@@ -1,0 +1,139 @@
+"""Each simple command's words → findings.
+
+Wrappers are peeled (``wrappers.py``) until the real command; a function defined in the same
+command line was judged as its body; a builtin with its own rule applies it; every other
+program is parsed with its grammar (``registry.lookup``) and judged from the parsed command
+(``judge_program``). A program with no grammar asks — "allow" is earned only by a command
+whose every option, operand and verb the grammar knows as read-only.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from swebash.safety.classify import roles, suspicion
+from swebash.safety.classify.grammar import Effect, Spec
+from swebash.safety.classify.hooks import HOOKS
+from swebash.safety.classify.parser import Parsed, parse
+from swebash.safety.classify.registry import lookup
+from swebash.safety.model import Findings, Word, base
+from swebash.safety.wrappers import peel
+
+MAX_WRAPPERS = 16
+RESERVED = frozenset({"{", "}", "!", "(", "((", "[[", "do", "done", "then", "fi", "esac",
+                      "function", "select", "elif", "else", "case", "if", "while", "until"})
+
+
+def check_argv(f: Findings, words: list[Word], depth: int) -> None:
+    judge(f, [w.text for w in words], [w.dynamic for w in words], depth)
+
+
+def judge(f: Findings, argv: list[str], dynamic: list[bool], depth: int) -> None:
+    """Peel wrappers until the real command, then judge it."""
+    for _ in range(MAX_WRAPPERS):
+        if not argv:
+            return
+        f.tick()
+        if dynamic[0] or set("*?[") & set(argv[0]):
+            f.record(list(argv))
+            f.ask("the command name is known only at run time", True)
+            return
+        name = base(argv[0])
+        if name in RESERVED:  # `time { rm x; }`: a misparse; judge the words as shell text
+            f.ask(f"'{name}' where a command is expected")
+            f.nested(shlex.join(argv[1:]) if name in ("{", "!", "(") else
+                     shlex.join(argv), f, depth + 1)
+            return
+        if argv[0] in f.functions:
+            f.record(list(argv))
+            return  # a function defined in this command: its body was judged
+        peeled = peel(f, name, argv, dynamic, depth)
+        if peeled is None:
+            index = f.record(list(argv))  # as written: an allow rule for `make` is not `./make`
+            before = f.asks
+            f.window += 1
+            try:
+                judge_command(f, name, argv, dynamic, depth)
+            finally:
+                f.window -= 1
+            f.command_asks[index] = f.asks - before
+            return
+        argv, dynamic = peeled
+    if argv:
+        f.ask(f"more than {MAX_WRAPPERS} wrappers around one command")
+
+
+def judge_command(f: Findings, name: str, argv: list[str], dynamic: list[bool],
+                  depth: int) -> None:
+    suspicious = suspicion.non_ascii_name(argv[0])
+    if suspicious:
+        f.ask(suspicious, True)
+        return
+    spec = lookup(name)
+    if spec is None:
+        from swebash.safety import rules as legacy  # while programs are being ported
+
+        legacy.apply_rules(f, name, argv, dynamic, depth)
+        return
+    judge_program(f, name, spec, argv, dynamic, depth)
+
+
+def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: list[bool],
+                  depth: int) -> None:
+    """Parse with the program's grammar and apply what each parsed word is."""
+    if len(argv) == 2 and argv[1] in spec.info and not dynamic[1]:
+        return  # `tool --version`
+    before = f.asks
+    parsed = parse(spec, argv, dynamic, name)
+    label = " ".join([name, *parsed.verbs])[:40]
+    for problem in dict.fromkeys(parsed.problems):
+        f.ask(f"{label}: {problem} (not known to be read-only)")
+    if parsed.unknown_verb is not None:
+        suspicion.unknown_verb(f, label, argv, parsed)
+    effects = path_effects(spec, parsed)
+    for effect in effects:
+        f.ask(f"{label}: {effect.reason}", effect.dangerous)
+    for used in parsed.options:
+        if used.opt.effect is not None:
+            f.ask(f"{label}: {used.opt.effect.reason}", used.opt.effect.dangerous)
+        if used.value is not None:
+            roles.check(f, label, used.opt.role, used.value, used.dynamic, depth,
+                        quiet=used.opt.effect is not None)
+    for arg in parsed.operands:
+        roles.check(f, label, arg.role, arg.text, arg.dynamic, depth)
+    for hook in hooks_of(spec, parsed):
+        HOOKS[hook](f, parsed, depth)
+    if parsed.command is not None:
+        f.judge(f, argv[parsed.command:], dynamic[parsed.command:], depth)
+    if f.asks > before and (parsed.problems or effects):
+        suspicion.words(f, label, argv, dynamic)
+
+
+def path_effects(spec: Spec, parsed: Parsed) -> list[Effect]:
+    """The program's own effect and each verb's (``docker rm``: destroys)."""
+    out: list[Effect] = []
+    current: Spec | None = spec
+    for verb in [None, *parsed.verbs]:
+        if verb is not None and current is not None and current.subs is not None:
+            current = current.subs.get(verb)
+        if current is not None and current.effect is not None:
+            out.append(current.effect)
+    return out
+
+
+def hooks_of(spec: Spec, parsed: Parsed) -> list[str]:
+    out: list[str] = []
+    current: Spec | None = spec
+    for verb in [None, *parsed.verbs]:
+        if verb is not None and current is not None and current.subs is not None:
+            current = current.subs.get(verb)
+        if current is not None and current.hook:
+            out.append(current.hook)
+    return out
+
+
+def unknown(f: Findings, name: str, argv: list[str], dynamic: list[bool]) -> None:
+    """A program with no grammar asks; what its words name may make it dangerous."""
+    f.ask(f"{name}: not a program the classifier knows (not known to be read-only)")
+    suspicion.unknown_program(f, name, argv)
+    suspicion.words(f, name, argv, dynamic)

@@ -1,0 +1,30 @@
+"""Program-specific checks the grammar cannot express, by the name a spec gives in ``hook``.
+
+Each hook reads the parsed command (``parser.Parsed``) — options with their values, operands
+with their roles — and adds findings. Larger families live in their own modules (sed and awk
+scripts, find expressions, URLs, git, SQL, cloud verbs); this table joins them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from swebash.safety import builtins
+from swebash.safety.classify import hooks_core
+from swebash.safety.classify.parser import Parsed
+from swebash.safety.model import Findings, Rule
+
+Hook = Callable[[Findings, Parsed, int], None]
+
+
+def legacy(rule: Rule) -> Hook:
+    """A builtin's rule written against argv (``builtins.py``), run on the parsed command."""
+    def hook(f: Findings, parsed: Parsed, depth: int) -> None:
+        rule(f, parsed.name, parsed.argv, parsed.dynamic, depth)
+    return hook
+
+
+HOOKS: dict[str, Hook] = {
+    **hooks_core.HOOKS,
+    **{name: legacy(rule) for name, rule in builtins.BUILTIN_RULES.items()},
+}

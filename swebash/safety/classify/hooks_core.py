@@ -1,0 +1,66 @@
+"""Hooks for small corners of the coreutils the grammar cannot say: an operand that sets
+the clock or the host name, ``stty`` settings, ``mktemp`` creating a file, ``dc``'s ``!``,
+``diff -r`` reading whole trees."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from swebash.safety.classify import roles
+from swebash.safety.classify.parser import Parsed
+from swebash.safety.model import Findings
+
+
+def date(f: Findings, p: Parsed, depth: int) -> None:
+    if any(not a.text.startswith("+") for a in p.operands):
+        f.ask("date: an operand that is not +FORMAT sets the clock")
+
+
+def hostname(f: Findings, p: Parsed, depth: int) -> None:
+    if p.operands:
+        f.ask("hostname: sets the host name")
+
+
+def stty(f: Findings, p: Parsed, depth: int) -> None:
+    if any(a.text not in ("size", "speed") for a in p.operands):
+        f.ask("stty: changes the terminal settings")
+
+
+def mktemp(f: Findings, p: Parsed, depth: int) -> None:
+    if not p.has("-u", "--dry-run"):
+        f.ask("mktemp: creates a temporary file")
+
+
+def ulimit(f: Findings, p: Parsed, depth: int) -> None:
+    if p.operands:
+        f.ask("ulimit: changes a resource limit")
+
+
+def umask(f: Findings, p: Parsed, depth: int) -> None:
+    if p.operands:
+        f.ask("umask: changes the permissions of files created later")
+
+
+def dc(f: Findings, p: Parsed, depth: int) -> None:
+    scripts = p.values("-e", "--expression")
+    if any("!" in s for s in scripts):
+        f.ask("dc: '!' runs a shell command", True)
+    if p.operands or not scripts:
+        f.ask("dc: runs a dc program from a file or its input")
+
+
+def diff(f: Findings, p: Parsed, depth: int) -> None:
+    """``diff -r`` reads every file under both trees."""
+    if not p.has("-r", "--recursive"):
+        return
+    for arg in p.operands:
+        if arg.dynamic:
+            f.ask("diff: compares a tree known only at run time")
+        else:
+            roles.tree(f, "diff", arg.text, hidden=True)
+
+
+HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
+    "date": date, "hostname": hostname, "stty": stty, "mktemp": mktemp, "ulimit": ulimit,
+    "umask": umask, "dc": dc, "diff": diff,
+}
