@@ -176,9 +176,17 @@ def hash_(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) 
         f.ask("hash -p: makes a command name run another program", True)
 
 
+# shell options that change nothing the classifier relies on (globs still expand the way
+# they are judged, nothing is evaluated); dotglob, extglob, expand_aliases… ask
+HARMLESS_SHOPT = frozenset({"globstar", "nullglob", "failglob", "nocaseglob", "nocasematch",
+                            "lastpipe", "checkwinsize", "histappend", "inherit_errexit",
+                            "interactive_comments", "cmdhist", "lithist", "checkjobs"})
+
+
 def shopt(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     options, operands = names_after_options(argv, dyn, "")
-    if ("-s" in options or "-u" in options) and operands:
+    if ("-s" in options or "-u" in options) and operands and not all(
+            w in HARMLESS_SHOPT and not d for w, d in operands):
         dangerous = any(w in ("expand_aliases", "extdebug", "xpg_echo") for w, _ in operands)
         f.ask("shopt: changes how the shell reads later commands", dangerous)
 
@@ -225,7 +233,9 @@ def trap(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -
 
 
 def history(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    if argv[1:] and not (len(argv) == 2 and argv[1].isdigit()):
+    if any(a.startswith("-") and set(a[1:]) & set("cd") for a in argv[1:]):
+        f.ask("history: deletes the shell history", True)
+    elif argv[1:] and not (len(argv) == 2 and argv[1].isdigit()):
         f.ask("history: changes, writes or expands the history")
 
 

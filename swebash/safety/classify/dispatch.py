@@ -13,7 +13,7 @@ import shlex
 
 from swebash.safety.classify import roles, suspicion
 from swebash.safety.classify.grammar import Effect, Spec
-from swebash.safety.classify.hooks import HOOKS
+from swebash.safety.classify.hooks import HOOKS, PREPS
 from swebash.safety.classify.parser import Parsed, parse
 from swebash.safety.classify.registry import lookup
 from swebash.safety.model import Findings, Word, base
@@ -84,6 +84,8 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
     if len(argv) == 2 and argv[1] in spec.info and not dynamic[1]:
         return  # `tool --version`
     before = f.asks
+    if spec.prep:
+        argv, dynamic = PREPS[spec.prep](spec, argv, dynamic)
     parsed = parse(spec, argv, dynamic, name)
     label = " ".join([name, *parsed.verbs])[:40]
     for problem in dict.fromkeys(parsed.problems):
@@ -105,8 +107,26 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
         HOOKS[hook](f, parsed, depth)
     if parsed.command is not None:
         f.judge(f, argv[parsed.command:], dynamic[parsed.command:], depth)
+    if not parsed.spec.own_commands:
+        carriers = [u for u in parsed.options if u.opt.role == "x"]
+        for used, (start, end) in zip(carriers, parsed.ranges, strict=False):
+            first = [used.value] if used.value is not None else []
+            per_file(f, label, first + argv[start:end],
+                     [used.dynamic] * len(first) + dynamic[start:end], depth)
     if f.asks > before and (parsed.problems or effects):
         suspicion.words(f, label, argv, dynamic)
+
+
+def per_file(f: Findings, label: str, words: list[str], dynamic: list[bool],
+             depth: int) -> None:
+    """A command run for every file found (``fd -x``): ``{}`` is a path known only then."""
+    if not words:
+        f.ask(f"{label}: runs a command for every file")
+        return
+    dynamic = [d or "{" in w for w, d in zip(words, dynamic, strict=True)]
+    if not any("{" in w for w in words):
+        words, dynamic = [*words, "{}"], [*dynamic, True]
+    f.judge(f, words, dynamic, depth)
 
 
 def path_effects(spec: Spec, parsed: Parsed) -> list[Effect]:

@@ -38,7 +38,8 @@ w     a file written (an existing one is overwritten: dangerous)
 a     a file created or appended to
 d     a file deleted
 c     shell code (``watch 'cmd'``): classified as a command line
-x     a command: this word and every word after it are judged as a command
+x     a command: as an operand, this word and every word after it; as an option's value,
+      the words after the option up to ``;`` (``fd -x cmd {} ;``, ``find -exec … +``)
 u     a URL fetched
 h     a host name reached (a run-time value can carry data out)
 e     an environment assignment NAME=value
@@ -52,7 +53,7 @@ parent's options are global options before the verb (and after it too when the s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 ROLES = frozenset("rmntwadcxuhep")
@@ -100,6 +101,8 @@ class Spec:
     info: frozenset[str] = frozenset({"--version", "--help"})
     verb_optional: bool = False  # with subs: no verb at all is fine (`git remote`)
     raw: bool = False  # no options at all: every word is an operand (`echo -x`, `test -f`)
+    prep: str = ""  # rewrite argv before parsing (tar's old-style `tar tvf a.tar`)
+    own_commands: bool = False  # the hook judges the commands options carry (find -exec)
     risky: bool = False  # some option writes, runs or reaches out (computed)
 
     def role(self, index: int) -> Operand | None:
@@ -174,11 +177,11 @@ def prog(options: str = "", *, args: str = "", ask: Mapping[str, str] | None = N
          effect: str = "", dangerous: bool = False, hook: str = "", single: bool = False,
          permute: bool = True, abbrev: bool = True, inherits: bool = False,
          info: str = "--version --help", verb_optional: bool = False,
-         raw: bool = False) -> Spec:
+         raw: bool = False, prep: str = "", own_commands: bool = False) -> Spec:
     """Build a spec (see the module docstring for the option and operand notation)."""
     spec = Spec(single=single, permute=permute, abbrev=abbrev and not single, hook=hook,
                 inherits=inherits, info=frozenset(info.split()), verb_optional=verb_optional,
-                raw=raw)
+                raw=raw, prep=prep, own_commands=own_commands)
     add_options(spec, options, None)
     for table, is_danger in ((ask or {}, False), (danger or {}, True)):
         for text, reason in table.items():
@@ -195,3 +198,15 @@ def prog(options: str = "", *, args: str = "", ask: Mapping[str, str] | None = N
                      for o in (*spec.shorts.values(), *spec.longs.values(),
                                *spec.prefixes.values()))
     return spec
+
+
+Builder = Callable[[], Spec]
+Table = dict[str, Builder]
+
+
+def definer(table: Table) -> Callable[[str, Builder], None]:
+    """``define("gzip gunzip", lambda: prog(...))``: one builder under several names."""
+    def define(names: str, build: Builder) -> None:
+        for name in names.split():
+            table[name] = build
+    return define

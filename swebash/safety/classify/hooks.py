@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from swebash.safety import builtins
+from swebash.safety import builtins, rules_commands
 from swebash.safety.classify import hooks_core
+from swebash.safety.classify.grammar import Spec
 from swebash.safety.classify.parser import Parsed
 from swebash.safety.model import Findings, Rule
 
 Hook = Callable[[Findings, Parsed, int], None]
+Prep = Callable[[Spec, list[str], list[bool]], tuple[list[str], list[bool]]]
 
 
 def legacy(rule: Rule) -> Hook:
@@ -27,4 +29,6 @@ def legacy(rule: Rule) -> Hook:
 HOOKS: dict[str, Hook] = {
     **hooks_core.HOOKS,
     **{name: legacy(rule) for name, rule in builtins.BUILTIN_RULES.items()},
+    "source": legacy(rules_commands.source), "kill": legacy(rules_commands.kill),
 }
+PREPS: dict[str, Prep] = {}

@@ -52,6 +52,7 @@ class Parsed:
     problems: list[str] = field(default_factory=list)
     unknown_verb: str | None = None
     command: int | None = None  # argv index where an inner command starts (role x)
+    ranges: list[tuple[int, int]] = field(default_factory=list)  # commands options carry
 
     def has(self, *names: str) -> bool:
         return any(u.opt.name in names for u in self.options)
@@ -191,6 +192,8 @@ class Parser:
     def take(self, opt: Opt, spelled: str, value: str | None, i: int, *,
              attached: bool) -> int:
         """An option that requires a value: attached, or the next word."""
+        if opt.role == "x":
+            return self.command_range(opt, spelled, i, value if attached else None)
         if attached:
             self.p.options.append(Used(opt, spelled, value, self.dynamic[i]))
             return i + 1
@@ -199,6 +202,20 @@ class Parser:
             return i + 2
         self.p.options.append(Used(opt, spelled, None))
         return i + 1
+
+    def command_range(self, opt: Opt, spelled: str, i: int, first: str | None) -> int:
+        """``-exec cmd args ;``: the command runs up to ``;`` (or ``+`` right after ``{}``);
+        an attached value (``--exec=cmd``) is its first word."""
+        start = end = i + 1
+        while end < len(self.argv):
+            word = self.argv[end]
+            if not self.dynamic[end] and (word == ";" or (
+                    word == "+" and end > start and self.argv[end - 1] == "{}")):
+                break
+            end += 1
+        self.p.options.append(Used(opt, spelled, first, self.dynamic[i]))
+        self.p.ranges.append((start, end))
+        return end + 1
 
     def prefix(self, word: str) -> Opt | None:
         for spec in self.chain:

@@ -7,17 +7,10 @@ changes state is under ``ask``/``danger``; one that is missing makes the command
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from swebash.safety.classify.grammar import Table, definer, prog
 
-from swebash.safety.classify.grammar import Spec, prog
-
-Table = dict[str, Callable[[], Spec]]
 SPECS: Table = {}
-
-
-def define(names: str, build: Callable[[], Spec]) -> None:
-    for name in names.split():
-        SPECS[name] = build
+define = definer(SPECS)
 
 
 WRITES = "writes its output to a file"
