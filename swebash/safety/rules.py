@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shlex
 
-from swebash.safety import builtins, listings, net, programs_text, rules_commands, scripts
+from swebash.safety import builtins, listings, net, programs_text, rules_commands
 from swebash.safety.checks import read_args
 from swebash.safety.model import Findings, Rule, Word, base
 from swebash.safety.paths import expand, secret_reason
@@ -35,8 +35,7 @@ VERSION_ONLY = frozenset({"--version", "--help", "-V"})
 RULES: dict[str, Rule] = {
     **builtins.BUILTIN_RULES,
     "find": programs_text.find, "fd": programs_text.fd, "fdfind": programs_text.fd,
-    "sed": scripts.sed, "awk": scripts.awk, "gawk": scripts.awk,
-    "mawk": scripts.awk, "nawk": scripts.awk, "tar": programs_text.tar,
+    "tar": programs_text.tar,
     "unzip": programs_text.unzip, "zipinfo": programs_text.unzip, "jq": programs_text.jq,
     "yq": programs_text.jq, "less": programs_text.pager, "more": programs_text.pager,
     "uniq": programs_text.writes_second_file,

@@ -13,6 +13,7 @@ Option tokens (whitespace separated):
 - ``-abc``: the short flags ``-a``, ``-b``, ``-c`` (they may be clustered: ``-ab``);
 - a trailing ``:`` makes the last letter take a value (``-n:`` — ``-n 5``, ``-n5``);
   ``::`` makes the value optional and attached only (``-l5``, ``--color=auto``);
+  ``:+`` takes two words, the second being the value judged (``--rawfile NAME FILE``);
 - ``--name``, ``--name:``, ``--name::`` are long options (``--name=v`` or ``--name v``);
 - ``-D*`` is a prefix option: any word starting with ``-D`` carries its value (``-Dx=1``);
 - ``-N`` accepts a bare number as an option (``head -5``, ``nice -10``);
@@ -70,7 +71,7 @@ class Effect:
 @dataclass(frozen=True)
 class Opt:
     name: str  # as spelled in the spec: "-o", "--output", "-name"
-    takes: int = 0  # 0: no value, 1: a value, 2: an optional attached value
+    takes: int = 0  # 0: no value, 1: a value, 2: an optional attached value, 3: two words
     role: str = "p"
     effect: Effect | None = None
 
@@ -131,6 +132,8 @@ def parse_token(token: str, single: bool) -> list[tuple[str, int, str, bool]]:
         takes = 1
         if tail.startswith(":"):
             takes, tail = 2, tail[1:]
+        elif tail.startswith("+"):
+            takes, tail = 3, tail[1:]
         if tail:
             if tail not in ROLES:
                 raise ValueError(f"unknown role {tail!r} in {token!r}")

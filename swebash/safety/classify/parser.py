@@ -194,6 +194,13 @@ class Parser:
         """An option that requires a value: attached, or the next word."""
         if opt.role == "x":
             return self.command_range(opt, spelled, i, value if attached else None)
+        if opt.takes == 3:  # `--rawfile NAME FILE`: the second word is the value judged
+            if i + 2 < len(self.argv):
+                self.p.options.append(Used(opt, spelled, self.argv[i + 2],
+                                           self.dynamic[i + 2]))
+                return i + 3
+            self.p.options.append(Used(opt, spelled, None))
+            return len(self.argv)
         if attached:
             self.p.options.append(Used(opt, spelled, value, self.dynamic[i]))
             return i + 1
