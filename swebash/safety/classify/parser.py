@@ -53,12 +53,17 @@ class Parsed:
     unknown_verb: str | None = None
     command: int | None = None  # argv index where an inner command starts (role x)
     ranges: list[tuple[int, int]] = field(default_factory=list)  # commands options carry
+    marks: list[int] = field(default_factory=list)  # len(options) when each verb was read
 
     def has(self, *names: str) -> bool:
         return any(u.opt.name in names for u in self.options)
 
     def values(self, *names: str) -> list[str]:
         return [u.value for u in self.options if u.opt.name in names and u.value is not None]
+
+    def before_verb(self) -> list[Used]:
+        """The global options: those given before the first verb."""
+        return self.options[:self.marks[0]] if self.marks else self.options
 
     def words(self, role: str) -> list[Arg]:
         return [a for a in self.operands if a.role == role]
@@ -105,6 +110,7 @@ class Parser:
                     p.problems.append(f"unknown sub-command {word[:30]}")
                     return p
                 p.verbs.append(word)
+                p.marks.append(len(p.options))
                 self.chain = [sub, *self.chain] if sub.inherits else [sub]
                 cur = p.spec = sub
                 ended, seen_operand, pending = False, False, []
