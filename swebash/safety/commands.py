@@ -23,6 +23,7 @@ from typing import Any
 from swebash.safety import builtins, checks
 from swebash.safety.model import MAX_DEPTH, Findings, OverBudget, Word, base, text
 from swebash.safety.classify.dispatch import check_argv, judge
+from swebash.safety.classify.hooks_text import harmless_lister
 from swebash.safety.tables import HIJACK_VARS, INTERPRETERS, META_READERS, SHELLS
 from swebash.safety.words import word_of
 from swebash.safety.wrappers import check_env_name
@@ -66,6 +67,7 @@ def classify(command: str, cwd: str, home: str) -> Findings:
     findings = Findings(cwd=cwd, home=home)
     findings.nested = classify_into
     findings.judge = judge
+    findings.harmless_feed = harmless_lister
     try:
         classify_into(command, findings, 0)
     except OverBudget as exc:
@@ -173,7 +175,17 @@ class Walker:
     def pipeline(self, node: Any, fed: bool = False) -> None:
         """``fed``: the first stage also reads piped data (a here-doc's ``<<EOF | sh``)."""
         first = len(self.f.commands)
-        self.children(node)
+        previous: list[str] | None = None
+        for child in node.children:
+            before = len(self.f.commands)
+            self.f.feed = previous
+            try:
+                self.visit(child)
+            finally:
+                self.f.feed = None
+            if child.is_named:
+                recorded = self.f.commands[before:]
+                previous = recorded[0] if child.type == "command" and recorded else None
         stages = self.f.commands[first:]
         for n, argv in enumerate(stages):
             if (n or fed) and runs_stdin_as_code(argv):

@@ -68,6 +68,9 @@ class Findings:
     loose: int = 0
     asks: int = 0
     deadline: float = field(default_factory=lambda: time.monotonic() + BUDGET_SECONDS)
+    # the argv of the pipeline stage feeding this one (`find … | xargs grep`), when known
+    feed: list[str] | None = None
+    harmless_feed: Callable[[Findings, list[str]], bool] = lambda f, argv: False
     nested: Callable[[str, Findings, int], None] = _never_nested
     judge: Callable[[Findings, list[str], list[bool], int], None] = _never_judge
 

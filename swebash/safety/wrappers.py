@@ -189,6 +189,8 @@ class Peeler:
             if self.name == "flock" and rest[:1] in (["-c"], ["--command"]) and len(rest) > 1:
                 shell_string(self.f, rest[1], rest_dyn[1], self.depth, show(argv))
                 return DONE
+        if self.name == "parallel":
+            return self.parallel(rest, rest_dyn)
         if not rest:
             if not spec.bare_ok:
                 self.f.ask(f"{self.name}: starts an interactive shell", spec.dangerous)
@@ -199,8 +201,25 @@ class Peeler:
         if self.replace is not None:
             rest_dyn = [d or self.replace in a for a, d in zip(rest, rest_dyn, strict=True)]
         elif spec.stdin_args:
-            rest, rest_dyn = [*rest, "{stdin}"], [*rest_dyn, True]
+            fed = self.f.feed is not None and self.f.harmless_feed(self.f, self.f.feed)
+            rest, rest_dyn = [*rest, "./found-file" if fed else "{stdin}"], [*rest_dyn, not fed]
         return rest, rest_dyn
+
+    def parallel(self, rest: list[str], rest_dyn: list[bool]) -> Argv:
+        """``parallel CMD ::: ARGS``; with no CMD every argument (or input line) is a
+        command line of its own."""
+        marks = (":::", "::::", ":::+", "::::+")
+        cut = next((k for k, w in enumerate(rest) if w in marks), len(rest))
+        command, command_dyn = rest[:cut], rest_dyn[:cut]
+        if command:
+            return [*command, "{stdin}"], [*command_dyn, True]
+        lines = [(w, d) for w, d in zip(rest[cut:], rest_dyn[cut:], strict=True)
+                 if w not in marks]
+        if not lines:
+            self.f.ask("parallel: runs the command lines it reads from its input", True)
+        for word, dyn in lines:
+            shell_string(self.f, word, dyn, self.depth, show(self.argv))
+        return DONE
 
     def long(self, i: int) -> int:
         arg = self.argv[i]

@@ -113,8 +113,8 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
             first = [used.value] if used.value is not None else []
             per_file(f, label, first + argv[start:end],
                      [used.dynamic] * len(first) + dynamic[start:end], depth)
-    if f.asks > before and (parsed.problems or effects):
-        suspicion.words(f, label, argv, dynamic)
+    if f.asks > before:
+        suspicion.words(f, label, argv, dynamic, code=bool(parsed.problems or effects))
 
 
 def per_file(f: Findings, label: str, words: list[str], dynamic: list[bool],

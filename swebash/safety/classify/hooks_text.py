@@ -5,6 +5,7 @@ read), and tar's old-style bundled options."""
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 from collections.abc import Callable
 
@@ -66,6 +67,9 @@ def find(f: Findings, p: Parsed, depth: int) -> None:
     """Each -exec/-execdir/-ok command is judged with ``{}`` standing for a found file: a
     harmless name when find's tests rule out secrets, else a path known only at run time."""
     carriers = [u for u in p.options if u.opt.role == "x"]
+    if carriers:
+        starts = [a for a in p.operands if a.index < p.ranges[0][0]][:1]
+        wide(f, "find", [a.text for a in starts] or ["."])
     for used, (start, end) in zip(carriers, p.ranges, strict=False):
         if end >= len(p.argv):
             f.ask(f"find: {used.spelled} without an end")
@@ -77,6 +81,21 @@ def find(f: Findings, p: Parsed, depth: int) -> None:
             f.ask(f"find: {used.spelled} without a command")
         else:
             f.judge(f, inner, inner_dyn, depth)
+
+
+def wide(f: Findings, name: str, roots: list[str]) -> None:
+    """A command run on every file under a root that holds your home is dangerous."""
+    for root in roots:
+        if any(roles.tree_scope(f, root, cwd) != "open" for cwd in f.cwds or [f.cwd]):
+            f.ask(f"{name}: runs a command on files across your home directory", True)
+            return
+
+
+def fd(f: Findings, p: Parsed, depth: int) -> None:
+    if p.ranges:
+        roots = [a.text for a in p.operands[1:]] + p.values("--search-path",
+                                                            "--base-directory")
+        wide(f, p.name, roots or ["."])
 
 
 def harmless_matches(f: Findings, tests: list[str], dyn: list[bool]) -> bool:
@@ -95,6 +114,33 @@ def harmless_matches(f: Findings, tests: list[str], dyn: list[bool]) -> bool:
                 fnmatch.fnmatch(secret, pattern) for secret in SECRET_SAMPLES):
             return False
     return True
+
+
+def harmless_lister(f: Findings, argv: list[str]) -> bool:
+    """A pipeline stage whose output lines are file names that cannot be secrets:
+    ``find . -name '*.py'``, ``fd -e py``, ``git ls-files '*.py'`` (each pattern excludes
+    secret names, nothing outside the project)."""
+    if not argv:
+        return False
+    name = os.path.basename(argv[0])
+    words = argv[1:]
+    if name in ("find", "gfind") and not {"-exec", "-execdir", "-ok", "-okdir", "-delete",
+                                          "-fprint", "-fprintf", "-fls"} & set(words):
+        return harmless_matches(f, words, [False] * len(words))
+    if name in ("fd", "fdfind"):
+        extensions = [words[k + 1] for k, w in enumerate(words[:-1])
+                      if w in ("-e", "--extension")]
+        rest = [w for k, w in enumerate(words) if not w.startswith("-") and
+                (k == 0 or words[k - 1] not in ("-e", "--extension", "-t", "--type"))]
+        return bool(extensions) and not any(w.startswith(("/", "~")) or ".." in w
+                                            for w in rest[1:]) and all(
+            harmless_matches(f, [".", "-name", f"*.{e}"], [False] * 3) for e in extensions)
+    if name == "git" and words[:1] == ["ls-files"]:
+        patterns = [w for w in words[1:] if not w.startswith("-")]
+        return bool(patterns) and all(
+            harmless_matches(f, [".", "-name", p.lstrip("./")], [False] * 3)
+            for p in patterns)
+    return False
 
 
 # --------------------------------------------------------------------------- filters
@@ -285,7 +331,7 @@ def pdf(f: Findings, p: Parsed, depth: int) -> None:
 
 
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
-    "grep": grep, "rg": rg, "find": find, "jq": jq, "mlr": mlr, "pager": pager, "tee": tee,
+    "grep": grep, "rg": rg, "find": find, "fd": fd, "jq": jq, "mlr": mlr, "pager": pager, "tee": tee,
     "compress": compress, "tar": tar, "unzip": unzip, "zip": zip_,
     "archive_reads": archive_reads, "cpio": cpio, "ar": ar, "pdf": pdf,
     "sed": scripts.sed, "awk": scripts.awk,

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from swebash.safety.classify.grammar import Spec
-from swebash.safety.classify.programs import core, files, search, shell, text, vcs
+from swebash.safety.classify.programs import core, files, net, search, shell, text, vcs
 
 Builder = Callable[[], Spec]
 TABLES: tuple[dict[str, Builder], ...] = (core.SPECS, shell.SPECS, text.SPECS, search.SPECS,
-                                               files.SPECS, vcs.SPECS)
+                                               files.SPECS, vcs.SPECS, net.SPECS)
 BUILDERS: dict[str, Builder] = {name: build for table in TABLES for name, build in table.items()}
 _built: dict[int, Spec] = {}
 

@@ -90,14 +90,31 @@ def tree(f: Findings, name: str, directory: str, *, hidden: bool) -> None:
         f.ask(f"{name}: searches a directory after a cd to a place known only at run time")
         return
     for cwd in dict.fromkeys(f.cwds):
-        root = os.path.realpath(expand(directory, cwd, f.home))
-        if within(os.path.realpath(f.home), root) or root == "/":
+        scope = tree_scope(f, directory, cwd)
+        if scope == "home":
             f.deny(f"{name}: reads a whole tree that holds your secrets ({directory[:40]})")
             return
-        found = secret_under(f, root, hidden)
+        if scope == "private":
+            f.ask(f"{name}: reads a directory of your home outside the project "
+                  f"({directory[:30]})", True)
+            return
+        found = secret_under(f, os.path.realpath(expand(directory, cwd, f.home)), hidden)
         if found:
             f.ask(f"{name}: reads a tree that holds a {found}", True)
             return
+
+
+def tree_scope(f: Findings, directory: str, cwd: str) -> str:
+    """"home": the tree holds the home directory (or is /); "private": it is inside the home
+    but outside the working tree (where credentials and other projects live); else
+    "open"."""
+    root = os.path.realpath(expand(directory, cwd, f.home))
+    home = os.path.realpath(f.home)
+    if within(home, root) or root == "/":
+        return "home"
+    if within(root, home) and not within(root, os.path.realpath(cwd)):
+        return "private"
+    return "open"
 
 
 def secret_under(f: Findings, root: str, hidden: bool) -> str | None:

@@ -97,18 +97,21 @@ def destroys(f: Findings, label: str, words: list[str]) -> bool:
     return False
 
 
-def words(f: Findings, label: str, argv: list[str], dynamic: list[bool]) -> None:
-    """The words of a command that asks: anything that makes it dangerous."""
+def words(f: Findings, label: str, argv: list[str], dynamic: list[bool], *,
+          code: bool = True) -> None:
+    """The words of a command that asks: anything that makes it dangerous. ``code``: also
+    words that look like programs or code to run (only for a command whose grammar could
+    not place every word — a commit message may quote code)."""
     for word, is_dynamic in zip(argv[1:], dynamic[1:], strict=False):
         if is_dynamic:
             continue
-        reason = word_reason(f, word)
+        reason = word_reason(f, word, code)
         if reason:
             f.ask(f"{label}: {reason}", True)
             return
 
 
-def word_reason(f: Findings, word: str) -> str | None:
+def word_reason(f: Findings, word: str, code: bool = True) -> str | None:
     value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
     secret = names_secret(f, value)
     if secret:
@@ -123,6 +126,8 @@ def word_reason(f: Findings, word: str) -> str | None:
         path = expand(value, f.cwd, f.home).lower() + ("/" if value.endswith("/") else "")
         if os.path.basename(path.rstrip("/")) in RC_FILES or any(p in path for p in PERSIST):
             return f"names a startup or credential file ({value[:40]})"
+    if not code:
+        return None
     if RUNNERS.match(value) or LIBRARY.search(value):
         return f"is handed a program or library to run ({value[:30]})"
     if " " in value and CODE.search(value):

@@ -84,7 +84,7 @@ FD = ("-HIusiglaLp01q -d: -E: -t: -e: -S: -o: -j: -c: --hidden --no-hidden --no-
       "--base-directory:n --path-separator: --search-path:n --strip-cwd-prefix:: "
       "--one-file-system --ignore-file:r --hyperlink:: -x:x --exec:x -X:x --exec-batch:x")
 define("fd fdfind", lambda: prog(
-    FD, args="p? n*",
+    FD, args="p? n*", hook="fd",
     ask={"--batch-size:": "sets how many files each command gets"}))
 FIND = ("-H -L -P -D: -O* -depth -d -mount -xdev -noleaf -ignore_readdir_race "
         "-noignore_readdir_race -daystart -follow -regextype: -warn -nowarn -maxdepth: "
