@@ -21,9 +21,9 @@ import re
 from typing import Any
 
 from swebash.safety import builtins, checks
-from swebash.safety.model import MAX_DEPTH, Findings, OverBudget, Word, base, text
 from swebash.safety.classify.dispatch import check_argv, judge
 from swebash.safety.classify.hooks_text import harmless_lister
+from swebash.safety.model import MAX_DEPTH, Findings, OverBudget, Word, base, text
 from swebash.safety.tables import HIJACK_VARS, INTERPRETERS, META_READERS, SHELLS
 from swebash.safety.words import word_of
 from swebash.safety.wrappers import check_env_name

@@ -331,8 +331,8 @@ def pdf(f: Findings, p: Parsed, depth: int) -> None:
 
 
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
-    "grep": grep, "rg": rg, "find": find, "fd": fd, "jq": jq, "mlr": mlr, "pager": pager, "tee": tee,
-    "compress": compress, "tar": tar, "unzip": unzip, "zip": zip_,
+    "grep": grep, "rg": rg, "find": find, "fd": fd, "jq": jq, "mlr": mlr, "pager": pager,
+    "tee": tee,    "compress": compress, "tar": tar, "unzip": unzip, "zip": zip_,
     "archive_reads": archive_reads, "cpio": cpio, "ar": ar, "pdf": pdf,
     "sed": scripts.sed, "awk": scripts.awk,
 }
