@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from swebash.safety.checks import read_path
 from swebash.safety.model import Findings, show
-from swebash.safety.tables import HIJACK_VARS, SAFE_ENV, SAFE_VALUE, SHELLS
+from swebash.safety.tables import HIJACK_LIKE, HIJACK_VARS, SAFE_ENV, SAFE_VALUE, SHELLS
 
 Argv = tuple[list[str], list[bool]]
 DONE: Argv = ([], [])
@@ -364,7 +364,7 @@ def check_env_name(f: Findings, name: str, value: str | None, *, prefix: bool = 
     in front of a program any variable not known to be harmless asks."""
     if SAFE_ENV.match(name) or (value is not None and SAFE_VALUE.fullmatch(f"{name}={value}")):
         return
-    if HIJACK_VARS.match(name):
+    if HIJACK_VARS.match(name) or (prefix and HIJACK_LIKE.search(name)):
         f.ask(f"sets {name}, which changes how programs run", dangerous=True)
     elif prefix:
         f.ask(f"sets {name} for a program (its effect is not modelled)")

@@ -19,7 +19,8 @@ Option tokens (whitespace separated):
 - ``-N`` accepts a bare number as an option (``head -5``, ``nice -10``);
 - in a single-dash spec (``single=True``: ``find``, ``java``, Go's flag package) ``-name`` is
   one option, spelled with one or two dashes, never clustered;
-- after the ``:`` a letter names the value's role (below): ``-o:w`` writes its value.
+- after the ``:`` a letter names the value's role (below): ``-o:w`` writes its value;
+- a trailing ``!`` ends the options: every later word is an operand (``python -m mod …``).
 
 Options in the first string are read-only. Options under ``ask`` or ``danger`` exist but make
 the command ask, with the given reason (``danger``: and flag it dangerous). An option not in
@@ -74,6 +75,7 @@ class Opt:
     takes: int = 0  # 0: no value, 1: a value, 2: an optional attached value, 3: two words
     role: str = "p"
     effect: Effect | None = None
+    last: bool = False  # everything after its value is an operand (`python -m mod args`)
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,7 @@ def split_tokens(text: str) -> list[str]:
 
 def parse_token(token: str, single: bool) -> list[tuple[str, int, str, bool]]:
     """One spec token → (name, takes, role, prefix) for every option it declares."""
+    token = token.rstrip("!")
     head, colon, tail = token.partition(":")
     takes = 0
     role = "p"
@@ -156,7 +159,7 @@ def add_options(spec: Spec, text: str, effect: Effect | None) -> None:
             spec.numeric = True
             continue
         for name, takes, role, prefix in parse_token(token, spec.single):
-            opt = Opt(name, takes, role, effect)
+            opt = Opt(name, takes, role, effect, token.endswith("!"))
             if prefix:
                 spec.prefixes[name] = opt
             elif spec.single or name.startswith("--"):

@@ -10,7 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from swebash.safety import builtins, rules_commands
-from swebash.safety.classify import hooks_core, hooks_files, hooks_git, hooks_net, hooks_text
+from swebash.safety.classify import (
+    hooks_core,
+    hooks_dev,
+    hooks_files,
+    hooks_git,
+    hooks_net,
+    hooks_text,
+)
 from swebash.safety.classify.grammar import Spec
 from swebash.safety.classify.parser import Parsed
 from swebash.safety.model import Findings, Rule
@@ -28,7 +35,7 @@ def legacy(rule: Rule) -> Hook:
 
 HOOKS: dict[str, Hook] = {
     **hooks_core.HOOKS, **hooks_text.HOOKS, **hooks_files.HOOKS, **hooks_git.HOOKS,
-    **hooks_net.HOOKS,
+    **hooks_net.HOOKS, **hooks_dev.HOOKS,
     **{name: legacy(rule) for name, rule in builtins.BUILTIN_RULES.items()},
     "source": legacy(rules_commands.source), "kill": legacy(rules_commands.kill),
 }

@@ -99,6 +99,8 @@ class Parser:
                     i += 1
                     continue
                 i = self.option(cur, i)
+                if p.options and p.options[-1].opt.last:
+                    ended = True
                 continue
             if cur.subs is not None:
                 if is_dyn:

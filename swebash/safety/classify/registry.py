@@ -6,11 +6,22 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from swebash.safety.classify.grammar import Spec
-from swebash.safety.classify.programs import core, files, net, search, shell, text, vcs
+from swebash.safety.classify.programs import (
+    core,
+    dev,
+    files,
+    net,
+    packages,
+    search,
+    shell,
+    text,
+    vcs,
+)
 
 Builder = Callable[[], Spec]
 TABLES: tuple[dict[str, Builder], ...] = (core.SPECS, shell.SPECS, text.SPECS, search.SPECS,
-                                               files.SPECS, vcs.SPECS, net.SPECS)
+                                               files.SPECS, vcs.SPECS, net.SPECS,
+                                               packages.SPECS, dev.SPECS)
 BUILDERS: dict[str, Builder] = {name: build for table in TABLES for name, build in table.items()}
 _built: dict[int, Spec] = {}
 
