@@ -167,3 +167,19 @@ def test_run_time_words() -> None:
     assert parsed.problems == ["an option computed at run time"]
     parsed = run(SORT, "sort --key=$k file", dynamic={1})
     assert names(parsed) == [("--key", "$k")] and parsed.options[0].dynamic
+
+
+def test_every_program_grammar_builds() -> None:
+    """A grammar with a typo would make its program fail closed at run time: build all."""
+    from swebash.safety.classify.hooks import HOOKS, PREPS
+    from swebash.safety.classify.registry import BUILDERS, lookup
+
+    for name in BUILDERS:
+        spec = lookup(name)
+        assert spec is not None, name
+        stack = [spec]
+        while stack:
+            current = stack.pop()
+            assert not current.hook or current.hook in HOOKS, (name, current.hook)
+            assert not current.prep or current.prep in PREPS, (name, current.prep)
+            stack.extend((current.subs or {}).values())

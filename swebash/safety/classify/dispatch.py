@@ -69,13 +69,19 @@ def judge_command(f: Findings, name: str, argv: list[str], dynamic: list[bool],
     if suspicious:
         f.ask(suspicious, True)
         return
-    spec = lookup(name)
+    try:
+        spec = lookup(name)
+        if spec is not None:
+            judge_program(f, name, spec, argv, dynamic, depth)
+            return
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        # a broken grammar or hook must never let a command through: fail closed
+        f.ask(f"{name}: could not be checked ({type(exc).__name__})", True)
+        return
     if spec is None:
         from swebash.safety import rules as legacy  # while programs are being ported
 
         legacy.apply_rules(f, name, argv, dynamic, depth)
-        return
-    judge_program(f, name, spec, argv, dynamic, depth)
 
 
 def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: list[bool],

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from swebash.safety import builtins, rules_commands
 from swebash.safety.classify import (
+    hooks_cloud,
     hooks_core,
     hooks_dev,
     hooks_files,
@@ -35,7 +36,7 @@ def legacy(rule: Rule) -> Hook:
 
 HOOKS: dict[str, Hook] = {
     **hooks_core.HOOKS, **hooks_text.HOOKS, **hooks_files.HOOKS, **hooks_git.HOOKS,
-    **hooks_net.HOOKS, **hooks_dev.HOOKS,
+    **hooks_net.HOOKS, **hooks_dev.HOOKS, **hooks_cloud.HOOKS,
     **{name: legacy(rule) for name, rule in builtins.BUILTIN_RULES.items()},
     "source": legacy(rules_commands.source), "kill": legacy(rules_commands.kill),
 }

@@ -180,12 +180,13 @@ class Parser:
         word = self.argv[i]
         body = word[2:] if word.startswith("--") else word[1:]
         head, eq, value = body.partition("=")
-        opt = self.find_long(head)
+        opt, problem = self.find_long(head)
         if opt is None:
             hit = self.prefix(word)
             if hit is not None:
                 rest = word[len(hit.name):]
                 return self.take(hit, hit.name, rest or None, i, attached=bool(rest))
+            self.p.problems.append(problem)
             return i + 1
         if opt.takes == 0:
             if eq:
@@ -246,22 +247,21 @@ class Parser:
                 return opt
         return None
 
-    def find_long(self, head: str) -> Opt | None:
-        """Exact name, else (getopt_long) the one option a prefix abbreviates."""
+    def find_long(self, head: str) -> tuple[Opt | None, str]:
+        """Exact name, else (getopt_long) the one option a prefix abbreviates; with the
+        problem to report when there is none."""
         for spec in self.chain:
             opt = spec.longs.get(head)
             if opt is not None:
-                return opt
+                return opt, ""
         if not head or not any(spec.abbrev for spec in self.chain):
-            self.p.problems.append(f"unknown option {dashes(self.chain[0], head)}")
-            return None
+            return None, f"unknown option {dashes(self.chain[0], head)}"
         hits = {id(o): o for spec in self.chain if spec.abbrev
                 for name, o in spec.longs.items() if name.startswith(head)}
         if len(hits) == 1:
-            return next(iter(hits.values()))
+            return next(iter(hits.values())), ""
         reason = "ambiguous" if hits else "unknown"
-        self.p.problems.append(f"{reason} option {dashes(self.chain[0], head)}")
-        return None
+        return None, f"{reason} option {dashes(self.chain[0], head)}"
 
 
 def dashes(spec: Spec, head: str) -> str:

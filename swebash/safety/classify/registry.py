@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from swebash.safety.classify.grammar import Spec
 from swebash.safety.classify.programs import (
+    cloud,
     core,
     dev,
     files,
@@ -21,7 +22,7 @@ from swebash.safety.classify.programs import (
 Builder = Callable[[], Spec]
 TABLES: tuple[dict[str, Builder], ...] = (core.SPECS, shell.SPECS, text.SPECS, search.SPECS,
                                                files.SPECS, vcs.SPECS, net.SPECS,
-                                               packages.SPECS, dev.SPECS)
+                                               packages.SPECS, dev.SPECS, cloud.SPECS)
 BUILDERS: dict[str, Builder] = {name: build for table in TABLES for name, build in table.items()}
 _built: dict[int, Spec] = {}
 

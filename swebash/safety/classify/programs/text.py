@@ -139,7 +139,7 @@ define("gzip gunzip bzip2 bunzip2 xz unxz lzma unlzma zstd unzstd lz4 unlz4 brot
            "--extreme --rm --ultra --long:: --no-progress --content-size --no-content-size "
            "--memory:", args="r*", hook="compress",
            ask={"-o:w --output:w": "writes its output to a file"}))
-TAR = ("-AcdrtuxzjJZaOkvpPShWimBiMGonsUwl -C:n -f: -I: -X:r -T:r -b: -N: -g:r -L: -F: -V: "
+TAR = ("-AcdrtuxzjJZaOkvpPShWimBiMGonsUwl -C:n -f: -X:r -T:r -b: -N: -g:r -L: -V: "
        "-H: -K: --catenate --concatenate --create --diff --compare --delete --append --list "
        "--test-label --update --extract --get --show-defaults --directory:n --file: --gzip "
        "--gunzip --ungzip --bzip2 --xz --lzip --lzma --lzop --zstd --compress --uncompress "
@@ -168,7 +168,7 @@ TAR = ("-AcdrtuxzjJZaOkvpPShWimBiMGonsUwl -C:n -f: -I: -X:r -T:r -b: -N: -g:r -L
        "--no-unquote --unquote --add-file: --xattrs-include: --xattrs-exclude: --zstd")
 define("tar gtar bsdtar", lambda: prog(
     TAR, args="p*", hook="tar", prep="tar",
-    danger={"-I: --use-compress-program: --to-command: --checkpoint-action: "
+    danger={"-I: -F: --use-compress-program: --to-command: --checkpoint-action: "
             "--info-script: --new-volume-script: --rmt-command: --rsh-command:": RUNS,
             "--remove-files": "deletes the files it archives"}))
 define("unzip", lambda: prog(
