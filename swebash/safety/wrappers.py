@@ -15,7 +15,7 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from swebash.safety.checks import read_path
+from swebash.safety.checks import read_path, write_target
 from swebash.safety.model import Findings, show
 from swebash.safety.tables import HIJACK_LIKE, HIJACK_VARS, SAFE_ENV, SAFE_VALUE, SHELLS
 
@@ -102,9 +102,6 @@ WRAPPERS: dict[str, Wrapper] = {
                        ("--login",), {"-c": "shell", "--command": "shell"},
                        reason=PRIVILEGE, dangerous=True),
     "taskset": Wrapper("", "apc", "", (), ("--all-tasks", "--pid", "--cpu-list"), operands=1),
-    "strace": Wrapper("oepPsSuEIXbaU", "cCdDfFhiqrtTvVwxyzZk", "", (), (),
-                      {"-o": "write", "-E": "ask", "-u": "ask"}),
-    "ltrace": Wrapper("oepsuEn", "cCdfhiLrStTV", "", (), (), {"-o": "write", "-u": "ask"}),
     "script": Wrapper("cEIOBTm", "aefqtr", "", ("--command", "--log-in", "--log-out",
                                                   "--log-io", "--log-timing", "--echo"),
                       ("--append", "--return", "--flush", "--force", "--quiet"),
@@ -272,6 +269,10 @@ class Peeler:
             self.f.change_dir(None if dyn or value is None else value)
         elif action == "write" and value is not None:
             self.f.ask(f"{self.name}: writes a file ({option})")
+            if dyn:
+                self.f.ask(f"{self.name}: writes a file named only at run time", True)
+            else:
+                write_target(self.f, value, self.name)
         elif action == "read" and value is not None and not dyn:
             read_path(self.f, value)
         elif action == "replace":

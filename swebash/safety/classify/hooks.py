@@ -17,6 +17,7 @@ from swebash.safety.classify import (
     hooks_files,
     hooks_git,
     hooks_net,
+    hooks_system,
     hooks_text,
 )
 from swebash.safety.classify.grammar import Spec
@@ -37,6 +38,7 @@ def legacy(rule: Rule) -> Hook:
 HOOKS: dict[str, Hook] = {
     **hooks_core.HOOKS, **hooks_text.HOOKS, **hooks_files.HOOKS, **hooks_git.HOOKS,
     **hooks_net.HOOKS, **hooks_dev.HOOKS, **hooks_cloud.HOOKS,
+    **hooks_system.HOOKS,
     **{name: legacy(rule) for name, rule in builtins.BUILTIN_RULES.items()},
     "source": legacy(rules_commands.source), "kill": legacy(rules_commands.kill),
 }

@@ -9,12 +9,14 @@ from swebash.safety.classify.grammar import Spec
 from swebash.safety.classify.programs import (
     cloud,
     core,
+    db,
     dev,
     files,
     net,
     packages,
     search,
     shell,
+    system,
     text,
     vcs,
 )
@@ -22,7 +24,8 @@ from swebash.safety.classify.programs import (
 Builder = Callable[[], Spec]
 TABLES: tuple[dict[str, Builder], ...] = (core.SPECS, shell.SPECS, text.SPECS, search.SPECS,
                                                files.SPECS, vcs.SPECS, net.SPECS,
-                                               packages.SPECS, dev.SPECS, cloud.SPECS)
+                                               packages.SPECS, dev.SPECS, cloud.SPECS,
+                                               system.SPECS, db.SPECS)
 BUILDERS: dict[str, Builder] = {name: build for table in TABLES for name, build in table.items()}
 _built: dict[int, Spec] = {}
 
