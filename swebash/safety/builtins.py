@@ -116,6 +116,9 @@ def declare(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
     if "-i" in options:
         f.evaluates.append(f"{name} -i")
     exported = name == "export" or "-x" in options
+    if "-f" in options and (exported or "-x" in options) and operands:
+        f.ask(f"{name} -f: exports a function to child shells (it replaces a command there)",
+              True)
     for word, d in operands:
         target, eq, value = word.partition("=")
         if d and (not eq or EXPANDS.search(target)):

@@ -4,7 +4,7 @@ they read."""
 
 from __future__ import annotations
 
-import glob
+import fnmatch
 import os
 from collections.abc import Sequence
 
@@ -14,6 +14,7 @@ from swebash.safety.tables import CONTENT_READERS, META_READERS, NETWORK, PATTER
 
 GLOB_CHARS = frozenset("*?[")
 MAX_GLOB = 200
+MAX_SCANS = 400  # directories one glob may read
 
 
 def read_path(f: Findings, path: str) -> None:
@@ -40,22 +41,46 @@ def globbed(f: Findings, path: str, cwd: str) -> list[str]:
     """A glob is judged by what it matches now (and by its own spelling)."""
     if not GLOB_CHARS & set(path):
         return [path]
-    pattern = expand(path, cwd, f.home)
-    matches: list[str] = []
-    try:  # lazily, so `/*/*/*/*` stops at the cap instead of listing the disk
-        for match in glob.iglob(pattern, include_hidden=any(
-                part.startswith(".") for part in path.split("/"))):
-            matches.append(match)
-            if len(matches) > MAX_GLOB:
-                break
-            if len(matches) % 64 == 0:
-                f.tick()
-    except (OSError, ValueError, RecursionError):
-        pass
-    if len(matches) > MAX_GLOB:
-        f.ask(f"reads a glob matching more than {MAX_GLOB} files: {path}")
+    matches = bounded_glob(f, expand(path, cwd, f.home))
+    if matches is None:
+        f.ask(f"reads a glob too large to check: {path[:60]}")
         return [path]
-    return [path, *matches[:MAX_GLOB]]
+    return [path, *matches]
+
+
+def bounded_glob(f: Findings, pattern: str) -> list[str] | None:
+    """Expand ``pattern`` one path component at a time, checking the time budget at every
+    directory read and giving up (None) past ``MAX_GLOB`` matches or ``MAX_SCANS``
+    directories — ``/*/*/*/*/x`` never walks the disk. Dot-files match only a component
+    that starts with a dot, as in bash."""
+    parts = [p for p in pattern.split("/") if p]
+    paths = ["/"]
+    scans = 0
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        if not GLOB_CHARS & set(part):
+            paths = [os.path.join(p, part) for p in paths]
+            continue
+        found: list[str] = []
+        for directory in paths:
+            scans += 1
+            if scans > MAX_SCANS:
+                return None
+            f.tick()
+            try:
+                with os.scandir(directory) as entries:
+                    names = [e.name for e in entries if last or e.is_dir()]
+            except OSError:
+                continue
+            for name in names:
+                if name.startswith(".") and not part.startswith("."):
+                    continue
+                if fnmatch.fnmatchcase(name, part):
+                    found.append(os.path.join(directory, name))
+                    if len(found) > MAX_GLOB:
+                        return None
+        paths = found
+    return [p for p in paths if os.path.lexists(p)]
 
 
 def write_target(f: Findings, path: str, what: str, *, overwrite_is_dangerous: bool = True

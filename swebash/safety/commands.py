@@ -22,7 +22,7 @@ from typing import Any
 
 from swebash.safety import builtins, checks
 from swebash.safety.classify.dispatch import check_argv, judge
-from swebash.safety.classify.hooks_text import harmless_lister
+from swebash.safety.classify.hooks_text import feed_kind
 from swebash.safety.model import MAX_DEPTH, Findings, OverBudget, Word, base, text
 from swebash.safety.tables import HIJACK_VARS, INTERPRETERS, META_READERS, SHELLS
 from swebash.safety.words import word_of
@@ -33,7 +33,9 @@ MAX_TREE_DEPTH = 80
 MAX_NODES = 40_000
 # bytes bash reads differently from tree-sitter (blanks vs word characters, line joins)
 DISAGREE = re.compile("[\x01-\x08\x0b\x0c\x0d\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e"
-                      "\u2066-\u2069\u200e\u200f\ufeff]")
+                      "\u2066-\u2069\u200b-\u200f\u2060-\u2064\ufeff\u00a0\u00ad\u034f"
+                      "\u061c\u115f\u1160\u1680\u17b4\u17b5\u180e\u2000-\u200a\u202f"
+                      "\u205f\u3000\u3164\ufe00-\ufe0f\uffa0]")
 STRUCTURAL = frozenset({
     "program", "list", "subshell", "compound_statement", "if_statement", "elif_clause",
     "else_clause", "while_statement", "for_statement", "c_style_for_statement", "do_group",
@@ -54,7 +56,9 @@ HEREDOC_PARTS = ("heredoc_start", "heredoc_body", "heredoc_end")
 # programs that run what they read on stdin as commands (besides shells and interpreters)
 STDIN_RUNNERS = frozenset({"ed", "ex", "vim", "vi", "nvim", "sqlite3", "gdb", "mysql", "psql",
                            "ftp", "sftp", "at", "batch", "expect", "lua", "redis-cli",
-                           "mongo", "mongosh", "tclsh", "wish", "osascript"})
+                           "mongo", "mongosh", "tclsh", "wish", "osascript", "m4", "dc",
+                           "source", ".", "jshell", "irb", "ghci", "duckdb", "lldb",
+                           "cqlsh", "clickhouse-client", "crontab"})
 PIPE_SENDERS = frozenset({"ssh", "nc", "ncat", "netcat", "socat", "telnet", "sftp", "ftp",
                           "tftp", "openssl", "mail", "sendmail", "mutt", "xclip", "xsel",
                           "pbcopy", "wl-copy"})
@@ -67,13 +71,14 @@ def classify(command: str, cwd: str, home: str) -> Findings:
     findings = Findings(cwd=cwd, home=home)
     findings.nested = classify_into
     findings.judge = judge
-    findings.harmless_feed = harmless_lister
+    findings.feed_kind = feed_kind
     try:
         classify_into(command, findings, 0)
     except OverBudget as exc:
-        findings.ask(str(exc))
+        # what was not checked may be anything: a dangerous verdict is kept, never dropped
+        findings.ask(f"{exc} (treated as dangerous)", True)
     except RecursionError:
-        findings.ask("the command nests too deeply to be checked")
+        findings.ask("the command nests too deeply to be checked", True)
     if findings.tainted and findings.evaluates:
         findings.ask("evaluates a value set at run time as arithmetic or a name (this can run "
                      "code)", dangerous=True)
@@ -81,18 +86,21 @@ def classify(command: str, cwd: str, home: str) -> Findings:
 
 
 def classify_into(command: str, findings: Findings, depth: int) -> None:
+    # Input the classifier cannot read the way bash will is dangerous, not merely unknown:
+    # whatever it hides would run without the flag that keeps --yes from running it.
     if depth > MAX_DEPTH:
-        findings.ask("command nests shells too deeply to be checked")
+        findings.ask("command nests shells too deeply to be checked", True)
         return
     if len(command) > MAX_CHARS:
-        findings.ask(f"the command is longer than {MAX_CHARS // 1024} KB; not checked")
+        findings.ask(f"the command is longer than {MAX_CHARS // 1024} KB; not checked", True)
         return
     if "\x00" in command:
-        findings.ask("command contains a NUL byte")
+        findings.ask("command contains a NUL byte", True)
         return
     if DISAGREE.search(command):
-        findings.ask("contains control or direction characters (CR, form feed, vertical tab, "
-                     "bidi overrides…) that bash, the parser or the screen read differently")
+        findings.ask("contains control, invisible or direction characters (CR, zero-width, "
+                     "bidi overrides…) that bash, the parser or the screen read differently",
+                     True)
         return
     if not command.strip():
         return
@@ -101,14 +109,14 @@ def classify_into(command: str, findings: Findings, depth: int) -> None:
     try:
         tree = parse(command)
     except Exception:
-        findings.ask("the command could not be parsed")
+        findings.ask("the command could not be parsed", True)
         return
     root = tree.root_node
     if not within_bounds(root, findings):
         return
     if root.has_error:
         findings.ask("the command could not be parsed completely (unbalanced quotes or "
-                     "syntax bash would reject)")
+                     "syntax bash would reject)", True)
     Walker(findings, depth).visit(root)
 
 
@@ -120,10 +128,10 @@ def within_bounds(root: Any, f: Findings) -> bool:
         node, level = stack.pop()
         count += 1
         if level > MAX_TREE_DEPTH:
-            f.ask("the command nests too deeply to be checked")
+            f.ask("the command nests too deeply to be checked", True)
             return False
         if count > MAX_NODES:
-            f.ask("the command is too large to be checked")
+            f.ask("the command is too large to be checked", True)
             return False
         if count % 2048 == 0:
             f.tick()
@@ -132,13 +140,21 @@ def within_bounds(root: Any, f: Findings) -> bool:
 
 
 def runs_stdin_as_code(argv: list[str]) -> bool:
+    """The program runs what it reads on stdin (``sh``, ``python -``, ``m4``, a remote
+    shell given no command)."""
     if not argv:
         return False
     name = base(argv[0])
     rest = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
     if name in SHELLS:
         return not rest or rest[0] == "-" or "-s" in argv
-    return name in INTERPRETERS and (not rest or rest[0] == "-")
+    if name in ("m4", "dc", "at", "batch"):
+        return not rest
+    if name in ("source", "."):
+        return rest[:1] in ([], ["/dev/stdin"], ["-"])
+    if name == "ssh":
+        return len(rest) == 1
+    return name in INTERPRETERS and (not rest or rest[0] in ("-", "/dev/stdin"))
 
 
 class Walker:
@@ -208,12 +224,31 @@ class Walker:
                     c.type == "process_substitution" for c in child.named_children):
                 self.f.ask(f"runs code produced by another command ({base(argv[0])})", True)
             if child.type == "herestring_redirect" and argv and (
-                    base(argv[0]) in SHELLS or base(argv[0]) in INTERPRETERS):
+                    base(argv[0]) in SHELLS or base(argv[0]) in INTERPRETERS or
+                    runs_stdin_as_code(argv)):
                 self.f.ask(f"feeds a string to an interpreter as code ({base(argv[0])})", True)
+            if child.type == "file_redirect" and argv:
+                self.stdin_file(child, argv)
             if child.type == "heredoc_redirect":
                 self.heredoc(child, argv)
             else:
                 self.redirect(child, base(argv[0]) if argv else "")
+
+    def stdin_file(self, node: Any, argv: list[str]) -> None:
+        """``sh < script``, ``ssh host < cmds``, ``openssl s_client … < file``: a file fed
+        to a program that runs it or sends it away."""
+        op = next((text(c) for c in node.children if not c.is_named), "")
+        targets = [c for c in node.named_children if c.type != "file_descriptor"]
+        if op not in ("<", "<>") or not targets:
+            return
+        source = word_of(targets[0])
+        if not source.dynamic and source.text in STD_STREAMS | {"/dev/null", "/dev/zero"}:
+            return
+        name = base(argv[0])
+        if runs_stdin_as_code(argv) or name in STDIN_RUNNERS:
+            self.f.ask(f"feeds a file to a program that runs it as code ({name})", True)
+        elif name in PIPE_SENDERS and name not in ("xclip", "xsel", "pbcopy", "wl-copy"):
+            self.f.ask(f"sends a file over the network ({name})", True)
 
     def heredoc(self, node: Any, argv: list[str] | None = None) -> None:
         name = base(argv[0]) if argv else ""
@@ -330,8 +365,11 @@ class Walker:
         name = text(name_node) if name_node is not None else ""
         body = node.child_by_field_name("body")
         self.f.functions.add(name)
-        if body is not None and calls(body, name):
-            self.f.ask(f"function {name[:20]} calls itself (fork bomb)", dangerous=True)
+        if body is not None:
+            called = {text(n) for n in descendants(body, "command_name")}
+            self.f.calls[name] = called
+            if name in called or "FUNCNAME" in text(body) or recursive(self.f.calls, name):
+                self.f.ask(f"function {name[:20]} calls itself (fork bomb)", dangerous=True)
         for child in node.named_children:
             if child.type != "word":
                 self.visit(child)
@@ -396,8 +434,19 @@ class Walker:
             stack.extend(current.named_children)
 
 
-def calls(body: Any, name: str) -> bool:
-    return any(text(n) == name for n in descendants(body, "command_name"))
+def recursive(graph: dict[str, set[str]], start: str) -> bool:
+    """Functions defined in this command that call each other in a cycle through ``start``."""
+    seen: set[str] = set()
+    stack = list(graph.get(start, ()))
+    while stack:
+        name = stack.pop()
+        if name == start:
+            return True
+        if name in seen or name not in graph:
+            continue
+        seen.add(name)
+        stack.extend(graph[name])
+    return False
 
 
 def descendants(node: Any, kind: str) -> list[Any]:

@@ -60,6 +60,9 @@ class Findings:
     # arithmetic or indirection that runs code hidden in a tainted variable's value
     evaluates: list[str] = field(default_factory=list)
     functions: set[str] = field(default_factory=set)
+    calls: dict[str, set[str]] = field(default_factory=dict)  # function → commands it runs
+    # facts one command leaves for later ones (`git remote add evil …; git push evil`)
+    notes: dict[str, set[str]] = field(default_factory=dict)
     lead: int = 0  # how many reasons at the front are dangerous ones
     # for rules.toml: how many asks each command's own rule raised, and asks raised outside
     # any command (a redirect, an assignment, a wrapper's option), which no rule can lift
@@ -70,7 +73,7 @@ class Findings:
     deadline: float = field(default_factory=lambda: time.monotonic() + BUDGET_SECONDS)
     # the argv of the pipeline stage feeding this one (`find … | xargs grep`), when known
     feed: list[str] | None = None
-    harmless_feed: Callable[[Findings, list[str]], bool] = lambda f, argv: False
+    feed_kind: Callable[[Findings, list[str]], str] = lambda f, argv: "unknown"
     nested: Callable[[str, Findings, int], None] = _never_nested
     judge: Callable[[Findings, list[str], list[bool], int], None] = _never_judge
 

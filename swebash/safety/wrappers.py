@@ -102,10 +102,6 @@ WRAPPERS: dict[str, Wrapper] = {
                        ("--login",), {"-c": "shell", "--command": "shell"},
                        reason=PRIVILEGE, dangerous=True),
     "taskset": Wrapper("", "apc", "", (), ("--all-tasks", "--pid", "--cpu-list"), operands=1),
-    "script": Wrapper("cEIOBTm", "aefqtr", "", ("--command", "--log-in", "--log-out",
-                                                  "--log-io", "--log-timing", "--echo"),
-                      ("--append", "--return", "--flush", "--force", "--quiet"),
-                      {"-c": "shell", "--command": "shell"}, bare_ok=False),
     "xargs": Wrapper("aEdILnPs", "0ortpxX", "eil", (
         "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars",
         "--process-slot-var", "--max-lines", "--replace", "--eof"), (
@@ -198,7 +194,11 @@ class Peeler:
         if self.replace is not None:
             rest_dyn = [d or self.replace in a for a, d in zip(rest, rest_dyn, strict=True)]
         elif spec.stdin_args:
-            fed = self.f.feed is not None and self.f.harmless_feed(self.f, self.f.feed)
+            kind = self.f.feed_kind(self.f, self.f.feed) if self.f.feed else "unknown"
+            if kind == "secret":
+                self.f.ask(f"{self.name}: runs a command on files listed from your secrets",
+                           True)
+            fed = kind == "harmless"
             rest, rest_dyn = [*rest, "./found-file" if fed else "{stdin}"], [*rest_dyn, not fed]
         return rest, rest_dyn
 

@@ -149,8 +149,8 @@ def gcloud(f: Findings, p: Parsed, depth: int) -> None:
     local_files(f, words)
     if positional[:1] in (["config"], ["auth"]):
         verb = positional[1] if len(positional) > 1 else ""
-        if verb in ("list", "get-value", "get", "configurations", "describe", "") and \
-                positional[2:3] in ([], ["list"], ["describe"]):
+        if verb in ("list", "get-value", "get", "describe", "") or (
+                verb == "configurations" and positional[2:3] in (["list"], ["describe"])):
             return
         if "print" in verb or (len(positional) > 2 and "print" in positional[2]):
             f.ask(f"gcloud {positional[0]} {verb}: prints credentials", True)

@@ -172,6 +172,10 @@ def write(f: Findings, p: Parsed, depth: int) -> None:
     flags = {w.split("=", 1)[0] for w in rest if w.startswith("-")}
     letters = {c for w in rest if re.fullmatch(r"-[a-zA-Z]+", w) for c in w[1:]}
     remote_url(f, p, depth)
+    if p.verbs[:2] == ["remote", "add"] and len(words) >= 2:
+        f.notes.setdefault("git-remotes", set()).add(words[0])
+    if verb == "push" and set(words) & f.notes.get("git-remotes", set()):
+        f.ask("git push: sends the repository to a remote added in this same command", True)
     if any(long_option(w, *RUNS) for w in rest) or (verb == "clone" and (
             letters & {"u"} or "--config" in flags or "-c" in rest)):
         f.ask(f"git {verb}: an option makes git run a program", True)

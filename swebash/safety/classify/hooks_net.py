@@ -222,9 +222,10 @@ def nmcli(f: Findings, p: Parsed, depth: int) -> None:
     words = [a.text for a in p.operands]
     if not words:
         return
-    group = next((k for k in NMCLI_READS if words[0] in k.split()), None)
+    group = next((k for k in NMCLI_READS if any(n.startswith(words[0]) for n in k.split())),
+                 None)
     verbs = NMCLI_READS.get(group or "", "").split()
-    if group is None or (len(words) > 1 and words[1] not in verbs) or (
+    if group is None or (len(words) > 1 and not any(v.startswith(words[1]) for v in verbs)) or (
             group.startswith("radio") and len(words) > 2) or (
             group.startswith("device") and words[1:3] == ["wifi", "show-password"]) or (
             group.startswith("device") and words[1:2] == ["wifi"] and

@@ -116,6 +116,27 @@ def harmless_matches(f: Findings, tests: list[str], dyn: list[bool]) -> bool:
     return True
 
 
+LISTERS = frozenset({"find", "gfind", "fd", "fdfind", "ls", "locate", "plocate", "tree",
+                     "grep", "rg", "ag", "git", "cat", "printf", "echo"})
+
+
+def feed_kind(f: Findings, argv: list[str]) -> str:
+    """What a pipeline stage feeding ``xargs`` lists: "harmless" names, names of "secret"
+    files (under a secret directory or the home), or "unknown"."""
+    if harmless_lister(f, argv):
+        return "harmless"
+    if argv and os.path.basename(argv[0]) in LISTERS:
+        for word in argv[1:]:
+            if word.startswith("-"):
+                continue
+            for cwd in f.cwds or [f.cwd]:
+                path = word.rstrip("/*") or "/"
+                if secret_reason(os.path.join(cwd, os.path.expanduser(path)), f.home) or \
+                        roles.tree_scope(f, path, cwd) == "home":
+                    return "secret"
+    return "unknown"
+
+
 def harmless_lister(f: Findings, argv: list[str]) -> bool:
     """A pipeline stage whose output lines are file names that cannot be secrets:
     ``find . -name '*.py'``, ``fd -e py``, ``git ls-files '*.py'`` (each pattern excludes
@@ -154,6 +175,8 @@ def jq(f: Findings, p: Parsed, depth: int) -> None:
     """jq and yq: the filter is the first operand (unless -f gave one); it may load files
     (``load("x")``, ``include``) or read the environment; the other operands are files."""
     operands = list(p.operands)
+    if p.name == "yq" and operands and operands[0].text in ("eval", "e", "eval-all", "ea"):
+        operands.pop(0)
     filters = p.values("--expression")
     if not p.has("-f", "--from-file") and operands and not filters:
         first = operands.pop(0)

@@ -12,6 +12,7 @@ from swebash.safety.classify.programs import (
     db,
     dev,
     files,
+    launchers,
     net,
     packages,
     search,
@@ -25,7 +26,7 @@ Builder = Callable[[], Spec]
 TABLES: tuple[dict[str, Builder], ...] = (core.SPECS, shell.SPECS, text.SPECS, search.SPECS,
                                                files.SPECS, vcs.SPECS, net.SPECS,
                                                packages.SPECS, dev.SPECS, cloud.SPECS,
-                                               system.SPECS, db.SPECS)
+                                               system.SPECS, db.SPECS, launchers.SPECS)
 BUILDERS: dict[str, Builder] = {name: build for table in TABLES for name, build in table.items()}
 _built: dict[int, Spec] = {}
 

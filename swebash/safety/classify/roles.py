@@ -56,11 +56,25 @@ def check(f: Findings, name: str, role: str, text: str, dynamic: bool, depth: in
             check_env_name(f, variable, None if dynamic else value)
 
 
+EXPANSION = re.compile(r"\$\{[^}]*\}|\$\(\([^)]*\)\)|\$\([^)]*\)|`[^`]*`|\$[\w$#?!@*-]")
+
+
+def skeleton_secret(f: Findings, text: str) -> str | None:
+    """A path computed at run time whose fixed parts already name a secret
+    (``/proc/$$/environ``, ``"$HOME/.ssh/id_rsa"``)."""
+    shape = EXPANSION.sub("x", text.replace('"', "").replace("'", ""))
+    shape = shape.replace("x/.", f"{f.home}/.") if shape.startswith("x/.") else shape
+    return secret_reason(expand(shape, f.cwd, f.home), f.home) if "/" in shape else None
+
+
 def read(f: Findings, name: str, role: str, text: str, dynamic: bool) -> None:
     if dynamic:
         if text.startswith(("<(", ">(")):
             return  # /dev/fd/N of a process substitution: its command is judged itself
-        if role in "rt":
+        secret = skeleton_secret(f, text)
+        if secret:
+            f.ask(f"{name}: reads {secret} through a path built at run time", True)
+        elif role in "rt":
             f.ask(f"{name}: reads a path known only at run time")
         return
     if text in STD_STREAMS or not text:

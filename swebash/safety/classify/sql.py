@@ -16,7 +16,8 @@ import re
 
 READS = re.compile(r"^(select|show|explain|describe|desc|with|values|table|pragma|use|"
                    r"help|\?)\b", re.I)
-DESTROYS = re.compile(r"\b(drop|delete|truncate|flushall|flushdb|shutdown|"
+DESTROYS = re.compile(r"\b(drop|delete|truncate|flushall|flushdb|shutdown|update|alter|"
+                      r"grant|revoke|"
                       r"pg_terminate_backend|pg_cancel_backend|kill|purge|dropdatabase|"
                       r"deletemany|deleteone|remove|findoneanddelete)\b", re.I)
 WRITES = re.compile(r"\b(insert|update|replace|merge|alter|create|grant|revoke|rename|"
@@ -29,7 +30,7 @@ RUNS = re.compile(r"\b(load_extension|readfile|writefile|edit|fts3_tokenizer|"
                   r"pg_read_file|pg_read_binary_file|pg_ls_dir|pg_stat_file|lo_import|"
                   r"lo_export|lo_from_bytea|dblink\w*|load_file|sys_exec|sys_eval|"
                   r"xp_cmdshell|read_text|read_blob|http_get|http_post|httpfs|outfile|"
-                  r"dumpfile)\b|"
+                  r"dumpfile)\b|\bcopy\b[^;]*\bto\s+'|"
                   r"^\s*(system|shell|pager|tee|source|nopager|notee)\b", re.I)
 FILE_READERS = re.compile(r"\b(read_csv\w*|read_json\w*|read_parquet|read_ndjson\w*|"
                           r"glob|sniff_csv|parquet_scan|csv_scan)\s*\(\s*'([^']*)'", re.I)

@@ -255,7 +255,12 @@ define("ethtool", lambda: prog(
     "--show-ring --show-coalesce --show-permaddr --show-time-stamping --dump-module-eeprom "
     "--show-eee --json --include-statistics --show-priv-flags --show-fec --show-channels "
     "--show-rxfh --show-rxfh-indir --show-tunnels --module-info -x --show-nfc -n -u",
-    args="p*", hook="ethtool_args"))
+    args="p*", hook="ethtool_args",
+    danger={"-s --change -K --features --offload -A --pause -G --set-ring -C --coalesce -E "
+            "--change-eeprom -r --negotiate -p --identify -f --flash -W --set-dump -X "
+            "--set-rxfh-indir --rxfh -L --set-channels --reset --set-priv-flags --set-eee "
+            "--set-fec -N --config-nfc -U --config-ntuple -P": "changes the network "
+                                                                 "interface"}))
 define("tc bridge", lambda: prog("-s -d -j -p -r -n -t -c -stats -details -json -pretty "
                                  "-raw -color:: -iec -oneline", args="p*", single=True,
                                  hook="show_only"))

@@ -116,8 +116,6 @@ define("iptables-restore ip6tables-restore", lambda: prog(
 define("nft", lambda: prog(args="p*", raw=True, hook="nft"))
 define("ufw", lambda: prog(args="p*", raw=True, hook="ufw"))
 define("firewall-cmd", lambda: prog(args="p*", raw=True, hook="firewall_cmd"))
-define("mount", lambda: prog("-lhvV -t: --show-labels --types: --verbose", args="",
-                             info="--version -V --help -h"))
 define("umount swapoff", lambda: prog(
     args="p*", raw=True, effect="unmounts filesystems or disables swap", dangerous=True))
 define("swapon", lambda: prog("-s --show:: --summary --noheadings --bytes --raw -v",

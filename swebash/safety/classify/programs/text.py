@@ -20,7 +20,7 @@ define("sed gsed", lambda: prog(
     "--follow-symlinks --line-length: --posix --regexp-extended --separate --sandbox "
     "--unbuffered --null-data --binary", args="p*", hook="sed",
     danger={"-i:: --in-place:: -I": IN_PLACE}))
-AWK = ("-F: -v:e -e: -bcCgMNnOPrsStV -D:: -L:: --field-separator: --assign:e --source: "
+AWK = ("-F: -v: -e: -bcCgMNnOPrsStV -D:: -L:: --field-separator: --assign:e --source: "
        "--characters-as-bytes --traditional --copyright --debug:: --gen-pot --lint:: "
        "--bignum --use-lc-numeric --non-decimal-data --optimize --posix --re-interval "
        "--no-optimize --sandbox --lint-old --csv")
@@ -46,8 +46,7 @@ define("yq", lambda: prog(
     "--explicit-end --arg:+ --argjson:+ --raw-output --compact-output -c --slurp "
     "--sort-keys -S --tolerant",
     args="p*", hook="jq",
-    ask={"-i --inplace --in-place": IN_PLACE, "--split-exp:": "writes files"},
-    subs={"eval e eval-all ea": prog(args="p*", inherits=True)}, verb_optional=True))
+    ask={"-i --inplace --in-place": IN_PLACE, "--split-exp:": "writes files"}))
 define("mlr", lambda: prog(args="p*", raw=True, hook="mlr"))
 define("m4", lambda: prog(
     "-EeGiPQsWv -D: -U: -I:n -d:: -l: -o: -t: -F: -R:r --fatal-warnings --interactive "
@@ -193,10 +192,9 @@ define("7z 7za 7zr", lambda: prog(
 define("cpio", lambda: prog(
     "-tivmduf0aBbcLsSV -H: -F: -E:r -R: -D:n -I: -O: -M: --list --verbose --numeric-uid-gid "
     "--quiet --no-absolute-filenames --format: --file: --pattern-file:r --directory:n "
-    "--only-verify-crc --to-stdout --null", hook="cpio",
-    danger={"--rsh-command:": RUNS},
-    ask={"-i --extract -o --create -p --pass-through -u --unconditional -m "
-         "--preserve-modification-time -d --make-directories": "extracts or creates files"}))
+    "--only-verify-crc --to-stdout --null -o --create -p --pass-through -u --unconditional "
+    "--preserve-modification-time --make-directories --extract", hook="cpio",
+    danger={"--rsh-command:": RUNS}))
 define("ar gcc-ar llvm-ar", lambda: prog(
     "-DvcsSTUuoPN -tpx --target: --output:n", args="p*", hook="ar",
     danger={"--plugin:": "loads the plugin library it is given"}))

@@ -347,8 +347,12 @@ define("gh", lambda: prog(
                                              "--filename: -f:", args="p?", inherits=True),
                            "create edit delete clone rename": write("publishes or changes "
                                                                     "gists", True)}),
-        "extension alias codespace cs ssh-key gpg-key label cache ruleset project org "
-        "browse config attestation copilot": write("changes GitHub or local gh settings"),
+        "extension ext extensions": prog(subs={
+            "list ls search browse": prog(args="p*", inherits=True, raw=True),
+            "install upgrade exec create remove": write("installs or runs a gh extension "
+                                                        "(its code runs)", True)}),
+        "alias codespace cs ssh-key gpg-key label cache ruleset project org browse config "
+        "attestation copilot": write("changes GitHub or local gh settings"),
         "search": prog(subs={"repos issues prs code commits": prog(
             args="p*", raw=True, inherits=True)}),
         "status": prog("-e: -o: --exclude: --org:", inherits=True),
