@@ -78,10 +78,7 @@ def judge_command(f: Findings, name: str, argv: list[str], dynamic: list[bool],
         # a broken grammar or hook must never let a command through: fail closed
         f.ask(f"{name}: could not be checked ({type(exc).__name__})", True)
         return
-    if spec is None:
-        from swebash.safety import rules as legacy  # while programs are being ported
-
-        legacy.apply_rules(f, name, argv, dynamic, depth)
+    unknown(f, name, argv, dynamic)
 
 
 def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: list[bool],

@@ -16,6 +16,7 @@ from swebash.safety.classify import (
     hooks_dev,
     hooks_files,
     hooks_git,
+    hooks_misc,
     hooks_net,
     hooks_system,
     hooks_text,
@@ -38,7 +39,7 @@ def legacy(rule: Rule) -> Hook:
 HOOKS: dict[str, Hook] = {
     **hooks_core.HOOKS, **hooks_text.HOOKS, **hooks_files.HOOKS, **hooks_git.HOOKS,
     **hooks_net.HOOKS, **hooks_dev.HOOKS, **hooks_cloud.HOOKS,
-    **hooks_system.HOOKS,
+    **hooks_system.HOOKS, **hooks_misc.HOOKS,
     **{name: legacy(rule) for name, rule in builtins.BUILTIN_RULES.items()},
     "source": legacy(rules_commands.source), "kill": legacy(rules_commands.kill),
 }

@@ -13,6 +13,7 @@ from swebash.safety.classify.programs import (
     dev,
     files,
     launchers,
+    misc,
     net,
     packages,
     search,
@@ -26,7 +27,8 @@ Builder = Callable[[], Spec]
 TABLES: tuple[dict[str, Builder], ...] = (core.SPECS, shell.SPECS, text.SPECS, search.SPECS,
                                                files.SPECS, vcs.SPECS, net.SPECS,
                                                packages.SPECS, dev.SPECS, cloud.SPECS,
-                                               system.SPECS, db.SPECS, launchers.SPECS)
+                                               system.SPECS, db.SPECS, launchers.SPECS,
+                                               misc.SPECS)
 BUILDERS: dict[str, Builder] = {name: build for table in TABLES for name, build in table.items()}
 _built: dict[int, Spec] = {}
 
