@@ -1,16 +1,14 @@
 """Path checks for a command's words: the path guard applied from every directory the command
-may be in (``cd x && cat y``), with run-time paths failing closed for programs that print what
-they read."""
+may be in (``cd x && cat y``), globs expanded within the time budget, and the write policy
+for targets."""
 
 from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Sequence
 
 from swebash.safety.model import Findings
 from swebash.safety.paths import check_path, expand
-from swebash.safety.tables import CONTENT_READERS, META_READERS, NETWORK, PATTERN_FIRST
 
 GLOB_CHARS = frozenset("*?[")
 MAX_GLOB = 200
@@ -102,49 +100,3 @@ def write_target(f: Findings, path: str, what: str, *, overwrite_is_dangerous: b
         if verdict.dangerous:
             for reason in verdict.reasons:
                 f.ask(reason if cwd == f.cwd else f"{reason} (after a cd)", dangerous=True)
-
-
-def read_args(f: Findings, name: str, args: Sequence[str], dynamic: Sequence[bool],
-              value_options: frozenset[str] = frozenset(), *, reads: bool = False) -> None:
-    """Judge the words of a program that reads files: static paths through the path guard,
-    run-time paths (expansions, ``{}`` from find/xargs) asking for programs that print them.
-    ``reads``: judge static paths even for a program on no reader list."""
-    prints = name in CONTENT_READERS or name in NETWORK
-    if not (prints or reads or name in META_READERS):
-        return
-    skip_pattern = name in PATTERN_FIRST and not any(
-        a in ("-e", "-f", "--regexp", "--file") or a.startswith(("--regexp=", "--file="))
-        for a in args)
-    skip_next = False
-    for arg, dyn in zip(args, dynamic, strict=False):
-        if skip_next:
-            skip_next = False
-            if "@" not in arg:
-                continue
-        if dyn and arg.startswith(("<(", ">(")):
-            continue  # /dev/fd/N of a process substitution: its command is judged itself
-        if dyn:
-            if prints and not skip_pattern:
-                f.ask(f"{name}: reads a path known only at run time")
-            skip_pattern = False
-            continue
-        if arg in value_options:
-            skip_next = True
-            continue
-        if arg.startswith("-") and arg != "-":
-            if "@" in arg:  # curl's clustered `-sd@file`
-                arg = arg.split("@", 1)[1]
-            elif "=" in arg:
-                arg = arg.split("=", 1)[1]
-            else:
-                continue
-        elif skip_pattern:  # the pattern, even an empty one (`grep '' ~/.ssh`)
-            skip_pattern = False
-            continue
-        if not arg:
-            continue
-        arg = arg.split("=@", 1)[-1].lstrip("@<")
-        if arg.startswith(("if=", "of=")):
-            arg = arg[3:]
-        if arg and arg != "-":
-            read_path(f, arg)

@@ -1,8 +1,9 @@
-"""Names the classifier knows, as data: shells, interpreters, read-only programs, secret
-readers, environment variables that change how programs run.
+"""Names the walker and the wrappers need as sets: shells, interpreters, programs that run
+anything (a rules.toml prefix of only one of them is refused), environment variables that
+change how programs run, and their harmless values.
 
-Adding a read-only program is one entry in ``READ_ONLY`` (or in ``programs.PROGRAMS`` when some
-of its options write or execute); adding a wrapper is one entry in ``wrappers.WRAPPERS``.
+Programs themselves are described by their grammars (``classify/programs/``); adding a
+wrapper is one entry in ``wrappers.WRAPPERS``.
 """
 
 from __future__ import annotations
@@ -23,79 +24,16 @@ RUNS_ANYTHING = SHELLS | INTERPRETERS | frozenset({
     "command", "builtin", "source", ".", "nohup", "nice", "ionice", "timeout", "time", "stdbuf",
     "setsid", "flock", "watch", "strace", "ltrace", "chroot", "unshare", "nsenter", "firejail",
     "systemd-run", "runuser", "script", "uv", "uvx", "npx", "pnpx", "bunx", "pipx", "dotnet",
-    "java", "awk", "gawk", "mawk", "perl", "emacs",
-    "tmux", "screen", "npm",
-    "chrt", "taskset", "numactl", "caffeinate",
-    "unbuffer", "chronic", "trap", "coproc", "sg", "newgrp", "cgexec"})
-INLINE_FLAGS = {"python": ("-c",), "node": ("-e", "--eval", "-p", "--print"),
-                "perl": ("-e", "-E"), "ruby": ("-e",), "php": ("-r",), "lua": ("-e",),
-                "bun": ("-e", "--eval"), "Rscript": ("-e",), "pwsh": ("-c", "-Command"),
-                "osascript": ("-e",), "julia": ("-e",), "deno": ("eval",)}
-# Read-only whatever their arguments (beyond secret files, which the path guard judges).
-READ_ONLY = frozenset({
-    "ls", "cat", "head", "tail", "more", "wc", "grep", "egrep", "fgrep", "zgrep", "ag",
-    "pwd", "echo", "printf", "true", "false", "whoami", "id", "groups", "uname", "uptime",
-    "df", "du", "free", "ps", "pgrep", "stat", "file", "which", "type", "whereis", "realpath",
-    "readlink", "basename", "dirname", "printenv", "cut", "tr", "nl", "column", "cmp", "comm",
-    "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "cksum", "b2sum",
-    "sum", "jq", "yq", "hexdump", "od", "strings", "test", "[", "seq", "sleep", "locale",
-    "getconf", "lsof", "ss", "netstat", "lscpu", "lsblk", "lsusb", "lspci", "nproc", "arch",
-    "tty", "cal", "ncal", "factor", "expr", "rev", "tac", "fold", "fmt", "paste", "join",
-    "expand", "unexpand", "zcat", "bzcat", "xzcat", "zstdcat", "lz4cat", "base64", "base32",
-    "basenc", "diff", "colordiff", "help", "whatis", "apropos", "cd", "pushd", "popd", "dirs",
-    "exit", "return", "shift", "wait", "times", "top", "vmstat", "iostat", "mpstat",
-    "pidstat", "w", "who", "last", "lastlog", "tput", "clear", "yes", ":", "tldr", "exa",
-    "eza", "tokei", "cloc", "scc", "uniq", "env", "pstree", "pidof", "numfmt", "tsort",
-    "shuf", "look", "iconv", "lsattr", "getfacl", "namei", "findmnt",
-    "ulimit", "break", "continue", "caller", "logname", "users", "hostid",
-    "lsmod", "modinfo", "lsns", "ipcs",
-    "zdiff", "diffstat", "wdiff", "vdir", "dir",
-    "nm", "objdump", "readelf", "size", "c++filt",
-    "sha1", "md5", "shasum", "fc-list", "pdfinfo",
-    "rg", "lsb_release", "zipinfo", "dircolors", "bc",
-    "sw_vers", "blkid", "mdfind", "mdls", "system_profiler", "lshw", "inxi", "neofetch",
-    "fastfetch",
-    "uuidgen", "sort", "getent",
-})
-# Print what they read: a path computed at run time (`$HOME/…`, `$(…)`, `{}`) makes them ask.
-CONTENT_READERS = frozenset({
-    "cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "sort",
-    "uniq", "cut", "diff", "sdiff", "colordiff", "strings", "xxd", "hexdump", "od", "base64",
-    "base32", "basenc", "jq", "yq", "awk", "gawk", "mawk", "nawk", "sed", "nl", "tac", "bat",
-    "batcat", "zcat", "bzcat", "xzcat", "zstdcat", "lz4cat", "paste", "join", "column",
-    "fold", "fmt", "rev", "sqlite3", "openssl", "gpg", "source", ".", "tee", "dd", "cp",
-    "scp", "rsync", "tar", "zip", "gzip", "xz", "bzip2", "zstd", "install", "iconv", "tr",
-    "expand", "unexpand", "comm", "look", "shuf", "pr", "split", "csplit", "curl", "wget",
-    "nc", "ncat", "socat", "mail", "mutt", "sendmail", "xclip", "xsel", "pbcopy", "wl-copy",
-    "view", "vim", "vi", "nvim", "nano", "emacs", "ed", "ex", "git", "zless", "zmore", "most",
-    "hexyl", "hd", "vis", "dos2unix", "unix2dos", "ccat", "highlight",
-    "pygmentize", "mlr", "csvlook", "xsv", "qsv", "dasel", "gron", "fx", "jless", "glow",
-    "mdcat", "pandoc", "pdftotext", "exiftool", "cmp", "tsort", "dircolors", "date",
-})
-# Reveal something about what they read (a hash, a count): a static secret path is still denied.
+    "java", "awk", "gawk", "mawk", "perl", "emacs", "tmux", "screen", "npm", "chrt", "taskset",
+    "numactl", "caffeinate", "unbuffer", "chronic", "trap", "coproc", "sg", "newgrp", "cgexec",
+    "flatpak-spawn", "dbus-run-session", "xvfb-run", "entr", "sshpass", "ssh-agent",
+    "powershell", "valgrind", "perf", "capsh", "setpriv", "chpst"})
+# Reveal something about what they read (a hash, a count): a run-time path fed to them
+# through a redirect is fine.
 META_READERS = frozenset({"wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
                           "sha512sum", "cksum", "b2sum", "sum", "stat", "shasum", "md5",
                           "file", "sha1", "lsattr", "getfacl"})
 # Read-only programs that show no file content: a secret path among their words is fine.
-NAME_ONLY = frozenset({"ls", "stat", "file", "du", "df", "test", "[", "realpath", "readlink",
-                       "basename", "dirname", "which", "type", "whereis", "namei", "lsattr",
-                       "getfacl", "exa", "eza", "tree", "pwd", "cd", "pushd", "popd", "echo",
-                       "printf", "dirs", "findmnt", "wc", "lsof", "vdir", "dir"})
-NETWORK = frozenset({"curl", "wget", "scp", "rsync", "nc", "ncat", "netcat", "socat", "sftp",
-                     "ftp", "ssh", "telnet", "http", "https", "xh", "ping", "ping6", "dig",
-                     "host", "nslookup", "traceroute", "tracepath", "mtr", "whois", "aria2c",
-                     "lftp", "tftp", "smbclient", "openssl", "nmap", "drill", "kdig",
-                     "resolvectl", "arping", "fping", "hping3", "mail", "sendmail", "mutt",
-                     "curlie", "httpie", "wscat", "websocat", "gh", "rclone"})
-PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "sed", "awk", "gawk",
-                           "mawk", "nawk", "jq", "yq", "look"})
-DISK_TOOLS = frozenset({"mkfs", "fdisk", "sfdisk", "gdisk", "parted", "mount", "umount",
-                        "swapon", "swapoff", "losetup", "wipefs", "mkswap", "cryptsetup",
-                        "blkdiscard", "hdparm", "format", "diskutil", "sgdisk", "mke2fs",
-                        "tune2fs", "e2fsck", "fsck", "resize2fs", "lvremove", "vgremove",
-                        "pvremove", "zpool", "zfs", "btrfs", "dmsetup", "mdadm"})
-POWER = frozenset({"shutdown", "reboot", "halt", "poweroff", "init", "telinit"})
-
 # Variables that change which program runs or what it loads: assigning them is dangerous.
 HIJACK_VARS = re.compile(
     r"^(LD_\w+|DYLD_\w+|PATH|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|PS0|PS1|"
@@ -151,6 +89,3 @@ SAFE_VALUE = re.compile(
     r"AWS_PAGER=|AWS_REGION=[\w-]*|AWS_DEFAULT_REGION=[\w-]*|AWS_PROFILE=[\w.-]*|"
     r"AWS_DEFAULT_OUTPUT=\w*|CLOUDSDK_CORE_DISABLE_PROMPTS=[01]|TF_IN_AUTOMATION=\w*|"
     r"TF_LOG=\w*|HELM_NAMESPACE=[\w-]*|NODE_NO_WARNINGS=[01]")
-
-SECRET_DUMPERS = re.compile(r"^(security|secret-tool|pass|gopass|op|bw|lpass|keyring|vault|"
-                            r"aws-vault|gpg-agent|ssh-add|kwallet-query)$")

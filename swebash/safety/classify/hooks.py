@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from swebash.safety import builtins, rules_commands
+from swebash.safety import builtins
 from swebash.safety.classify import (
     hooks_cloud,
     hooks_core,
@@ -41,6 +41,5 @@ HOOKS: dict[str, Hook] = {
     **hooks_net.HOOKS, **hooks_dev.HOOKS, **hooks_cloud.HOOKS,
     **hooks_system.HOOKS, **hooks_misc.HOOKS,
     **{name: legacy(rule) for name, rule in builtins.BUILTIN_RULES.items()},
-    "source": legacy(rules_commands.source), "kill": legacy(rules_commands.kill),
 }
 PREPS: dict[str, Prep] = {"tar": hooks_text.tar_prep}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from swebash.safety.checks import read_path
 from swebash.safety.classify import roles
 from swebash.safety.classify.parser import Parsed
 from swebash.safety.model import Findings
@@ -60,7 +61,25 @@ def diff(f: Findings, p: Parsed, depth: int) -> None:
             roles.tree(f, "diff", arg.text, hidden=True)
 
 
+def source(f: Findings, p: Parsed, depth: int) -> None:
+    """``source FILE``: the file runs in the shell; ``source <(…)`` runs another command's
+    output."""
+    words = list(zip(p.argv[1:], p.dynamic[1:], strict=True))
+    dangerous = any(d and w.startswith(("<(", "$(")) for w, d in words)
+    f.ask(f"{p.name}: runs a script in the shell", dangerous)
+    for word, dynamic in words[:1]:
+        if not dynamic:
+            read_path(f, word)
+
+
+def kill(f: Findings, p: Parsed, depth: int) -> None:
+    if p.argv[1:2] in (["-l"], ["-L"]) or p.argv[1:] == ["--help"]:
+        return
+    f.ask(f"{p.name}: stops processes", True)
+
+
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
+    "source": source, "kill": kill,
     "date": date, "hostname": hostname, "stty": stty, "mktemp": mktemp, "ulimit": ulimit,
     "umask": umask, "dc": dc, "diff": diff,
 }
