@@ -29,6 +29,7 @@ def assigned_name(f: Findings, who: str, name: str, dynamic: bool,
         f.ask(f"{who}: assigns a variable whose name is known only at run time", True)
         return
     bare = name.split("[", 1)[0].split("=", 1)[0].strip("+-")
+    f.bound.pop(bare, None)
     if "[" in name.split("=", 1)[0]:
         subscript = name.split("=", 1)[0]
         if EXPANDS.search(subscript) or not re.fullmatch(r"[\w]+\[[\w@*]*\]", subscript):

@@ -10,6 +10,8 @@ import os
 from swebash.safety.model import Findings
 from swebash.safety.paths import check_path, expand
 
+__all__ = ["bounded_glob", "expand", "globbed", "read_path", "write_target"]
+
 GLOB_CHARS = frozenset("*?[")
 MAX_GLOB = 200
 MAX_SCANS = 400  # directories one glob may read

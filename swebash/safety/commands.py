@@ -17,6 +17,7 @@ The parser (~15 ms to load) is loaded on first use, never at import.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -206,7 +207,9 @@ class Walker:
         for n, argv in enumerate(stages):
             if (n or fed) and runs_stdin_as_code(argv):
                 self.f.ask(f"runs code read from a pipe ({base(argv[0])})", dangerous=True)
-            elif (n or fed) and argv and base(argv[0]) in PIPE_SENDERS:
+            elif (n or fed) and argv and base(argv[0]) in PIPE_SENDERS and not (
+                    base(argv[0]) == "openssl" and argv[1:2] not in (["s_client"],
+                                                                     ["s_server"])):
                 self.f.ask(f"sends piped data over the network ({base(argv[0])})", True)
 
     def redirected(self, node: Any) -> None:
@@ -306,6 +309,7 @@ class Walker:
             self.f.evaluates.append("subscript")
             name = name.split("[", 1)[0]
         word = word_of(value) if value is not None else Word("", False, "")
+        self.f.bound.pop(name, None)
         check_env_name(self.f, name, None if word.dynamic else word.text, prefix=prefix)
         if word.dynamic or builtins.EXPANDS.search(word.text):
             self.f.tainted = True
@@ -378,10 +382,27 @@ class Walker:
         variable = node.child_by_field_name("variable")
         if variable is not None and HIJACK_VARS.match(text(variable)):
             self.f.ask(f"for loop sets {text(variable)}, which changes how programs run", True)
+        values: list[str] | None = []
         for value in node.children_by_field_name("value"):
             word = word_of(value)
             if word.dynamic or set("*?[") & set(word.text):
                 self.f.tainted = True
+            if word.dynamic or values is None:
+                values = None
+            elif set("*?[") & set(word.text) and not word.source.startswith(("'", '"')):
+                matches = checks.bounded_glob(self.f, checks.expand(word.text, self.f.cwd,
+                                                                    self.f.home))
+                values = None if matches is None else values + (
+                    [os.path.relpath(m, self.f.cwd) if not os.path.isabs(word.text) else m
+                     for m in matches] or [word.text])
+            else:
+                values.append(word.text)
+        if variable is not None:
+            name = text(variable)
+            if values is not None and len(values) <= checks.MAX_GLOB:
+                self.f.bound[name] = values
+            else:
+                self.f.bound.pop(name, None)
         self.children(node)
 
     def test_command(self, node: Any) -> None:

@@ -61,6 +61,8 @@ class Findings:
     evaluates: list[str] = field(default_factory=list)
     functions: set[str] = field(default_factory=set)
     calls: dict[str, set[str]] = field(default_factory=dict)  # function → commands it runs
+    # loop variables over static words (`for f in src/*.py`): the values they take
+    bound: dict[str, list[str]] = field(default_factory=dict)
     # facts one command leaves for later ones (`git remote add evil …; git push evil`)
     notes: dict[str, set[str]] = field(default_factory=dict)
     lead: int = 0  # how many reasons at the front are dangerous ones
@@ -114,6 +116,12 @@ class Findings:
         else:
             self.reasons.append(reason)
 
+    def bound_values(self, source: str) -> list[str] | None:
+        """The values of ``$f`` / ``"${f}"`` when ``f`` is a loop variable over static
+        words; None for any other run-time word."""
+        match = BOUND_WORD.fullmatch(source)
+        return self.bound.get(match.group(1)) if match else None
+
     def tick(self) -> None:
         if time.monotonic() > self.deadline:
             raise OverBudget("the command is too complex to check in time")
@@ -137,6 +145,7 @@ def show(argv: Sequence[str], limit: int = 40) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
+BOUND_WORD = re.compile(r'"?\$\{?([A-Za-z_]\w*)\}?"?')
 VERSIONED = re.compile(r"^(python|pip)\d+(\.\d+)*$")
 
 

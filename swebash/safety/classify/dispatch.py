@@ -89,7 +89,8 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
     before = f.asks
     if spec.prep:
         argv, dynamic = PREPS[spec.prep](spec, argv, dynamic)
-    parsed = parse(spec, argv, dynamic, name)
+    parsed = parse(spec, argv, dynamic, name, lambda word: not any(
+        v.startswith("-") for v in f.bound_values(word) or ["-"]))
     label = " ".join([name, *parsed.verbs])[:40]
     for problem in dict.fromkeys(parsed.problems):
         f.ask(f"{label}: {problem} (not known to be read-only)")

@@ -54,7 +54,8 @@ AWS_VALUES = frozenset({"--region", "--profile", "--output", "--query", "--page-
                         "--cli-connect-timeout", "--ca-bundle", "--cli-binary-format",
                         "--endpoint-url", "--cli-input-json", "--cli-input-yaml"})
 AWS_READ = re.compile(r"^(describe|list|get|head|lookup|search|batch-get|estimate|validate|"
-                      r"check|detect|filter|preview|simulate|test|wait)(-|$)|^(scan|query)$")
+                      r"check|detect|filter|preview|simulate|test|wait)(-|$)|"
+                      r"^(scan|query|tail)$")
 AWS_STS_READ = frozenset({"get-caller-identity", "get-access-key-info"})
 
 

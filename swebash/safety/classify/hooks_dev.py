@@ -138,7 +138,8 @@ def java(f: Findings, p: Parsed, depth: int) -> None:
         f.ask(f"{p.name}: loads an agent or runs a command on an event", True)
     if not all(w in ("-version", "--version", "-showversion", "--show-version", "-help",
                      "--help", "-h", "-X", "--help-extra", "-fullversion",
-                     "--full-version") for w in words):
+                     "--full-version", "--list-modules") or w.startswith("-XshowSettings")
+               for w in words):
         f.ask(f"{p.name}: " + ("compiles code (annotation processors run)"
                                if p.name == "javac" else "runs a program"))
 

@@ -17,6 +17,7 @@ at run time — is a problem, and a problem makes the command ask.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from swebash.safety.classify.grammar import Opt, Spec
@@ -70,7 +71,9 @@ class Parsed:
 
 
 class Parser:
-    def __init__(self, spec: Spec, argv: list[str], dynamic: list[bool], name: str) -> None:
+    def __init__(self, spec: Spec, argv: list[str], dynamic: list[bool], name: str,
+                 shaped: Callable[[str], bool] = lambda word: False) -> None:
+        self.shaped = shaped
         self.p = Parsed(name, argv, dynamic, spec)
         self.chain = [spec]  # specs whose options are accepted here (inheritance)
         self.argv, self.dynamic = argv, dynamic
@@ -122,7 +125,8 @@ class Parser:
             if operand is not None and operand.role == "x":
                 p.command = i
                 break
-            if is_dyn and cur.risky and not ended and not known_shape(word):
+            if is_dyn and cur.risky and not ended and not known_shape(word) and \
+                    not self.shaped(word):
                 p.problems.append("an argument known only at run time may be an option")
             pending.append((word, is_dyn, i))
             seen_operand = True
@@ -290,5 +294,8 @@ def static_head(word: str) -> bool:
     return bool(eq) and word.startswith("--") and not any(c in head for c in "$`\"'\\")
 
 
-def parse(spec: Spec, argv: list[str], dynamic: list[bool], name: str) -> Parsed:
-    return Parser(spec, argv, dynamic, name).run()
+def parse(spec: Spec, argv: list[str], dynamic: list[bool], name: str,
+          shaped: Callable[[str], bool] = lambda word: False) -> Parsed:
+    """``shaped``: a run-time word known not to start with "-" (a loop variable over
+    static words)."""
+    return Parser(spec, argv, dynamic, name, shaped).run()

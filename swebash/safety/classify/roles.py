@@ -71,6 +71,11 @@ def read(f: Findings, name: str, role: str, text: str, dynamic: bool) -> None:
     if dynamic:
         if text.startswith(("<(", ">(")):
             return  # /dev/fd/N of a process substitution: its command is judged itself
+        values = f.bound_values(text)
+        if values is not None:
+            for value in values:
+                read(f, name, role, value, False)
+            return
         secret = skeleton_secret(f, text)
         if secret:
             f.ask(f"{name}: reads {secret} through a path built at run time", True)
@@ -160,6 +165,11 @@ METADATA_NAMES = re.compile(r"^(metadata(\.google\.internal)?|instance-data(\.ec
                             re.I)
 
 
+# wildcard DNS names that resolve to the address they spell (169.254.169.254.nip.io)
+EMBEDDED_METADATA = re.compile(r"(^|[.-])(169[.-]254[.-]\d{1,3}[.-]\d{1,3}|"
+                               r"a9fea9fe|100[.-]100[.-]100[.-]200)([.-]|$)")
+
+
 def url(f: Findings, name: str, text: str, dynamic: bool) -> None:
     """A URL fetched: only http(s) to an ordinary host is a plain download."""
     if dynamic:
@@ -192,7 +202,7 @@ def internal_host(where: str) -> str | None:
     where = where.strip().lower().rstrip(".")
     if not where:
         return None
-    if METADATA_NAMES.match(where):
+    if METADATA_NAMES.match(where) or EMBEDDED_METADATA.search(where):
         return "reaches the cloud metadata service (credentials)"
     address: ipaddress.IPv4Address | ipaddress.IPv6Address | None = None
     try:

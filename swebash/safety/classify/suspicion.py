@@ -14,7 +14,12 @@ import os
 import re
 
 from swebash.safety.classify.parser import Parsed
-from swebash.safety.classify.roles import internal_host, names_secret, url_host
+from swebash.safety.classify.roles import (
+    internal_host,
+    names_secret,
+    skeleton_secret,
+    url_host,
+)
 from swebash.safety.model import Findings
 from swebash.safety.paths import RC_FILES, expand
 
@@ -104,6 +109,10 @@ def words(f: Findings, label: str, argv: list[str], dynamic: list[bool], *,
     not place every word — a commit message may quote code)."""
     for word, is_dynamic in zip(argv[1:], dynamic[1:], strict=False):
         if is_dynamic:
+            secret = skeleton_secret(f, word.split("=")[-1])
+            if secret:
+                f.ask(f"{label}: is handed {secret} through a path built at run time", True)
+                return
             continue
         reason = word_reason(f, word, code)
         if reason:

@@ -75,6 +75,10 @@ define("rustc", lambda: prog(args="p*", raw=True, hook="rustc"))
 define("javac", lambda: prog(args="p*", raw=True, hook="java"))
 define("java", lambda: prog(args="p*", raw=True, hook="java"))
 define("tsc", lambda: prog(args="p*", raw=True, hook="tsc"))
+define("javap", lambda: prog(
+    "-c -l -s -p -v -public -protected -package -private -constants -verbose -sysinfo "
+    "-version -help -cp: -classpath: --class-path: --module-path: -bootclasspath: "
+    "--module: -m: --multi-release: -J*", single=True, args="r*"))
 define("pkg-config pkgconf", lambda: prog(
     "--modversion --version --cflags --cflags-only-I --cflags-only-other --libs "
     "--libs-only-L --libs-only-l --libs-only-other --static --exists --atleast-version: "

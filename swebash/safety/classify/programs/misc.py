@@ -60,5 +60,9 @@ define("hping3 scapy masscan zmap arp-scan", lambda: prog(
     args="p*", raw=True, effect="crafts or floods network packets", dangerous=True,
     info="--version -v"))
 define("influx sqlcmd bq cockroach", lambda: prog(args="p*", raw=True, hook="db_generic"))
+define("httpd nginx apache2 apachectl lighttpd caddy http-server live-server serve "
+       "webfsd thttpd mini_httpd darkhttpd miniserve", lambda: prog(
+           args="p*", raw=True, effect="serves files over the network", dangerous=True,
+           info="--version -v -V --help -h"))
 define("select coproc", lambda: prog(args="p*", raw=True,
                                      effect="runs a command the shell reads interactively"))

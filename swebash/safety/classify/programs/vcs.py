@@ -338,7 +338,7 @@ define("gh", lambda: prog(
             "list view": prog("-a -L: -r: -y --all --limit: --ref: --yaml --json: --jq: "
                               "--template:", args="p?", inherits=True),
             "run enable disable": write("runs or changes workflows")}),
-        "api": prog(args="p", raw=True, hook="gh_api"),
+        "api": prog(args="p*", raw=True, hook="gh_api"),
         "secret variable": prog(subs={
             "list": prog("-a: -e: -o: --app: --env: --org: --user --json: --jq: "
                          "--template:", inherits=True),
