@@ -63,6 +63,7 @@ STDIN_RUNNERS = frozenset({"ed", "ex", "vim", "vi", "nvim", "sqlite3", "gdb", "m
 PIPE_SENDERS = frozenset({"ssh", "nc", "ncat", "netcat", "socat", "telnet", "sftp", "ftp",
                           "tftp", "openssl", "mail", "sendmail", "mutt", "xclip", "xsel",
                           "pbcopy", "wl-copy"})
+STDIN_CODE = SHELLS | INTERPRETERS | {"m4", "dc", "at", "batch", "source", ".", "ssh"}
 ARITH_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 HEREDOC_DELIMITER = re.compile(r"-?(\w+|'\w+'|\"\w+\"|\\\w+)")
 
@@ -122,13 +123,12 @@ def classify_into(command: str, findings: Findings, depth: int) -> None:
 
 
 def within_bounds(root: Any, f: Findings) -> bool:
-    """Depth and size of the tree, measured without recursion."""
-    stack = [(root, 0)]
-    count = 0
-    while stack:
-        node, level = stack.pop()
+    """Depth and size of the tree, measured with a cursor (no recursion, no lists)."""
+    cursor = root.walk()
+    depth = count = 0
+    while True:
         count += 1
-        if level > MAX_TREE_DEPTH:
+        if depth > MAX_TREE_DEPTH:
             f.ask("the command nests too deeply to be checked", True)
             return False
         if count > MAX_NODES:
@@ -136,8 +136,13 @@ def within_bounds(root: Any, f: Findings) -> bool:
             return False
         if count % 2048 == 0:
             f.tick()
-        stack.extend((child, level + 1) for child in node.children)
-    return True
+        if cursor.goto_first_child():
+            depth += 1
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return True
+            depth -= 1
 
 
 def runs_stdin_as_code(argv: list[str]) -> bool:
@@ -146,6 +151,8 @@ def runs_stdin_as_code(argv: list[str]) -> bool:
     if not argv:
         return False
     name = base(argv[0])
+    if name not in STDIN_CODE:
+        return False
     rest = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
     if name in SHELLS:
         return not rest or rest[0] == "-" or "-s" in argv
@@ -162,11 +169,14 @@ class Walker:
     def __init__(self, findings: Findings, depth: int) -> None:
         self.f = findings
         self.depth = depth
+        self.visits = 0
 
     def visit(self, node: Any) -> None:
         if not node.is_named:
             return
-        self.f.tick()
+        self.visits += 1
+        if self.visits % 32 == 0:
+            self.f.tick()
         kind = node.type
         handler = HANDLERS.get(kind)
         if handler is not None:

@@ -15,6 +15,8 @@ BRACES = re.compile(r"\{[^{}]*(,|\.\.)[^{}]*\}")
 
 
 def unescape_word(raw: str) -> str:
+    if "\\" not in raw:
+        return raw
     out: list[str] = []
     i = 0
     while i < len(raw):

@@ -34,7 +34,7 @@ def judge(f: Findings, argv: list[str], dynamic: list[bool], depth: int) -> None
         if not argv:
             return
         f.tick()
-        if dynamic[0] or set("*?[") & set(argv[0]):
+        if dynamic[0] or "*" in argv[0] or "?" in argv[0] or "[" in argv[0]:
             f.record(list(argv))
             f.ask("the command name is known only at run time", True)
             return
@@ -89,14 +89,14 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
     before = f.asks
     if spec.prep:
         argv, dynamic = PREPS[spec.prep](spec, argv, dynamic)
-    parsed = parse(spec, argv, dynamic, name, lambda word: not any(
-        v.startswith("-") for v in f.bound_values(word) or ["-"]))
+    parsed = parse_cached(spec, argv, dynamic, name, f)
     label = " ".join([name, *parsed.verbs])[:40]
-    for problem in dict.fromkeys(parsed.problems):
-        f.ask(f"{label}: {problem} (not known to be read-only)")
+    if parsed.problems:
+        for problem in dict.fromkeys(parsed.problems):
+            f.ask(f"{label}: {problem} (not known to be read-only)")
     if parsed.unknown_verb is not None:
         suspicion.unknown_verb(f, label, argv, parsed)
-    effects = path_effects(spec, parsed)
+    effects = path_effects(spec, parsed) if parsed.verbs or spec.effect else []
     for effect in effects:
         f.ask(f"{label}: {effect.reason}", effect.dangerous)
     for used in parsed.options:
@@ -107,7 +107,7 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
                         quiet=used.opt.effect is not None)
     for arg in parsed.operands:
         roles.check(f, label, arg.role, arg.text, arg.dynamic, depth)
-    for hook in hooks_of(spec, parsed):
+    for hook in hooks_of(spec, parsed) if parsed.verbs else [spec.hook] * bool(spec.hook):
         HOOKS[hook](f, parsed, depth)
     if parsed.command is not None:
         f.judge(f, argv[parsed.command:], dynamic[parsed.command:], depth)
@@ -119,6 +119,26 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
                      [used.dynamic] * len(first) + dynamic[start:end], depth)
     if f.asks > before:
         suspicion.words(f, label, argv, dynamic, code=bool(parsed.problems or effects))
+
+
+_parses: dict[tuple[int, tuple[str, ...]], Parsed] = {}
+
+
+def parse_cached(spec: Spec, argv: list[str], dynamic: list[bool], name: str,
+                 f: Findings) -> Parsed:
+    """Parsing is a pure function of the grammar and static words: the last few hundred
+    are kept (an agent repeats commands; a long pipeline repeats stages). Words computed at
+    run time depend on the findings (loop variables), so those are parsed afresh."""
+    if any(dynamic):
+        return parse(spec, argv, dynamic, name, lambda word: not any(
+            v.startswith("-") for v in f.bound_values(word) or ["-"]))
+    key = (id(spec), tuple(argv))
+    parsed = _parses.get(key)
+    if parsed is None:
+        if len(_parses) > 512:
+            _parses.clear()
+        parsed = _parses[key] = parse(spec, argv, dynamic, name)
+    return parsed
 
 
 def per_file(f: Findings, label: str, words: list[str], dynamic: list[bool],
