@@ -9,14 +9,18 @@ whose every option, operand and verb the grammar knows as read-only.
 
 from __future__ import annotations
 
+import os
+import re
 import shlex
 
+from swebash.safety.checks import bounded_glob
 from swebash.safety.classify import roles, suspicion
 from swebash.safety.classify.grammar import Effect, Spec
 from swebash.safety.classify.hooks import HOOKS, PREPS
 from swebash.safety.classify.parser import Parsed, parse
 from swebash.safety.classify.registry import lookup
 from swebash.safety.model import Findings, Word, base
+from swebash.safety.paths import expand
 from swebash.safety.wrappers import peel
 
 MAX_WRAPPERS = 16
@@ -25,7 +29,28 @@ RESERVED = frozenset({"{", "}", "!", "(", "((", "[[", "do", "done", "then", "fi"
 
 
 def check_argv(f: Findings, words: list[Word], depth: int) -> None:
+    for word in words[1:]:
+        if not word.dynamic and word.source == word.text and GLOB.search(word.text):
+            injected = option_named_file(f, word.text)
+            if injected:
+                f.ask(f"the glob {word.text[:20]} matches a file named like an option "
+                      f"({injected[:20]}): it would be read as one", True)
     judge(f, [w.text for w in words], [w.dynamic for w in words], depth)
+
+
+GLOB = re.compile(r"[*?[]")
+
+
+def option_named_file(f: Findings, pattern: str) -> str | None:
+    """Wildcard injection: ``tar cf x.tar *`` in a directory holding a file named
+    ``--checkpoint-action=exec=sh``."""
+    for cwd in f.cwds or [f.cwd]:
+        matches = bounded_glob(f, expand(pattern, cwd, f.home)) or []
+        for match in matches:
+            name = os.path.basename(match)
+            if name.startswith("-"):
+                return name
+    return None
 
 
 def judge(f: Findings, argv: list[str], dynamic: list[bool], depth: int) -> None:
