@@ -24,6 +24,7 @@ from typing import Any
 from swebash.safety import builtins, checks
 from swebash.safety.classify.dispatch import check_argv, judge
 from swebash.safety.classify.hooks_text import feed_kind
+from swebash.safety.classify.registry import known
 from swebash.safety.model import MAX_DEPTH, Findings, OverBudget, Word, base, text
 from swebash.safety.tables import HIJACK_VARS, INTERPRETERS, META_READERS, SHELLS
 from swebash.safety.words import word_of
@@ -59,7 +60,8 @@ STDIN_RUNNERS = frozenset({"ed", "ex", "vim", "vi", "nvim", "sqlite3", "gdb", "m
                            "ftp", "sftp", "at", "batch", "expect", "lua", "redis-cli",
                            "mongo", "mongosh", "tclsh", "wish", "osascript", "m4", "dc",
                            "source", ".", "jshell", "irb", "ghci", "duckdb", "lldb",
-                           "cqlsh", "clickhouse-client", "crontab"})
+                           "cqlsh", "clickhouse-client", "crontab", "red", "sbcl",
+                           "guile", "racket", "R", "Rscript", "julia", "pwsh", "bc"})
 PIPE_SENDERS = frozenset({"ssh", "nc", "ncat", "netcat", "socat", "telnet", "sftp", "ftp",
                           "tftp", "openssl", "mail", "sendmail", "mutt", "xclip", "xsel",
                           "pbcopy", "wl-copy"})
@@ -258,9 +260,10 @@ class Walker:
         if not source.dynamic and source.text in STD_STREAMS | {"/dev/null", "/dev/zero"}:
             return
         name = base(argv[0])
-        if runs_stdin_as_code(argv) or name in STDIN_RUNNERS:
+        if runs_stdin_as_code(argv) or (name in STDIN_RUNNERS and name != "bc"):
             self.f.ask(f"feeds a file to a program that runs it as code ({name})", True)
-        elif name in PIPE_SENDERS and name not in ("xclip", "xsel", "pbcopy", "wl-copy"):
+        elif (name in PIPE_SENDERS and name not in ("xclip", "xsel", "pbcopy", "wl-copy")) or (
+                not known(name) and any("://" in word for word in argv[1:])):
             self.f.ask(f"sends a file over the network ({name})", True)
 
     def heredoc(self, node: Any, argv: list[str] | None = None) -> None:

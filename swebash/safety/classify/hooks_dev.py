@@ -70,7 +70,7 @@ def script(f: Findings, p: Parsed, depth: int) -> None:
     operands = p.operands if not p.spec.raw else [
         a for a in p.operands if not a.text.startswith("-")]
     if not operands:
-        f.ask(f"{p.name}: runs code from its input (or an interactive session)")
+        f.ask(f"{p.name}: starts an interpreter (it runs whatever it reads)", True)
         return
     first = operands[0]
     if first.dynamic:

@@ -23,7 +23,7 @@ def shell(f: Findings, p: Parsed, depth: int) -> None:
     elif [w for w in words if not w.startswith(("-", "+"))]:
         f.ask(f"{p.name}: runs a script")
     else:
-        f.ask(f"{p.name}: runs shell code from its input")
+        f.ask(f"{p.name}: starts a shell (it runs whatever it reads)", True)
 
 
 SAFE_STATUS = frozenset({"status", "version", "--version", "-v", "help", "--help", "-h"})
@@ -151,7 +151,13 @@ def db_generic(f: Findings, p: Parsed, depth: int) -> None:
     f.ask(f"{p.name}: runs queries against a database")
 
 
+def run_parts(f: Findings, p: Parsed, depth: int) -> None:
+    if not {"--test", "--list"} & set(p.argv[1:]):
+        f.ask("run-parts: runs every program in a directory", True)
+
+
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
+    "run_parts": run_parts,
     "shell": shell, "secret_store": secret_store, "sysinfo": sysinfo,
     "table_tool": writes_files, "dasel": writes_files, "counter": writes_files,
     "version_manager": version_manager, "rclone": rclone, "glab": glab,

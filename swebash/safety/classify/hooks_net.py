@@ -265,7 +265,7 @@ def nmap(f: Findings, p: Parsed, depth: int) -> None:
     sends_runtime_values(f, p)
     for k, word in enumerate(p.argv[1:], 1):
         if word.startswith(("--script", "-sC", "-A", "--datadir", "--servicedb",
-                            "--versiondb", "--resume")):
+                            "--versiondb", "--resume", "--interactive")):
             f.ask("nmap: runs scripts", True)
         elif word.startswith(("-o", "--append-output", "--stylesheet")):
             target = word[3:] if len(word) > 3 else (p.argv[k + 1] if k + 1 < len(p.argv)

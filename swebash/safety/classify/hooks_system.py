@@ -39,7 +39,8 @@ def service(f: Findings, p: Parsed, depth: int) -> None:
         return
     verb = words[1] if len(words) > 1 else ""
     f.ask(f"service {verb[:12]}: changes system services",
-          verb in ("stop", "kill", "disable", "mask", "uninstall", "force-stop"))
+          verb in ("stop", "kill", "disable", "mask", "uninstall", "force-stop") or
+          any("/" in w for w in words[:1]))
 
 
 def crontab(f: Findings, p: Parsed, depth: int) -> None:

@@ -49,6 +49,9 @@ RUNNERS = re.compile(r"^(/[\w./-]*/)?(sh|bash|zsh|dash|ksh|fish|python[\d.]*|per
 LIBRARY = re.compile(r"\.(so(\.\d+)*|dylib|dll|ko)$")
 CODE = re.compile(r"\$\(|`|\|\s*\w|;\s*\w|&&|\bsh\s+-c\b|\bsystem\s*\(|\bexec\s*\(|"
                   r"\beval\b|\bos\.system\b|\bsubprocess\b|\bchild_process\b")
+CALLS = re.compile(r"\b(system|exec|popen|spawn|execl|execve|os\.system|shell_exec|"
+                   r"passthru|proc_open)\s*\(|proxycommand|localcommand|"
+                   r"^/bin/(ba|da|z|k|c|tc)?sh$", re.I)
 PERSIST = ("/.git/hooks/", "/.config/autostart/", "/.config/systemd/", "/.local/bin/",
            "/etc/cron", "/var/spool/cron", "/etc/systemd/", "/etc/profile",
            "/library/launchagents/", "/.ssh/", "/.config/swebash/", "/.config/git/")
@@ -139,6 +142,6 @@ def word_reason(f: Findings, word: str, code: bool = True) -> str | None:
         return None
     if RUNNERS.match(value) or LIBRARY.search(value):
         return f"is handed a program or library to run ({value[:30]})"
-    if " " in value and CODE.search(value):
+    if (" " in value and CODE.search(value)) or CALLS.search(value):
         return "is handed code to run"
     return None

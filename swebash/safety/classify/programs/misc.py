@@ -64,5 +64,22 @@ define("httpd nginx apache2 apachectl lighttpd caddy http-server live-server ser
        "webfsd thttpd mini_httpd darkhttpd miniserve", lambda: prog(
            args="p*", raw=True, effect="serves files over the network", dangerous=True,
            info="--version -v -V --help -h"))
+define("xmllint", lambda: prog(
+    "--format --noout --valid --dtdvalid:r --relaxng:r --schema:r --schematron:r --xpath: "
+    "--noent --nonet --html --xmlout --encode: --pretty: --c14n --c14n11 --exc-c14n "
+    "--nowarning --recover --noblanks --nocatalogs --load-trace --huge --quiet --timing "
+    "--stream --debug --version --insert --compress --path:n --nsclean --dropdtd "
+    "--noxincludenode --xinclude --postvalid --dtdattr --loaddtd --auto --memory "
+    "--maxmem: --oldxml10 --walker --sax --sax1 --repeat --push --pushsmall --testIO",
+    args="r*", ask={"--output:w -o:w": "writes its output to a file",
+                    "--shell": "an interactive shell over the document"}))
+define("tidy", lambda: prog(
+    "-q -e -i -u -c -b -n -w: -xml -asxml -asxhtml -ashtml -raw -ascii -latin0 -latin1 "
+    "-iso2022 -utf8 -mac -win1252 -ibm858 -utf16le -utf16be -utf16 -big5 -shiftjis "
+    "-language: -quiet -errors -indent -wrap: -upper -clean -bare -numeric -access: "
+    "-version -help -help-config -show-config", single=True, args="r*",
+    ask={"-m -modify -o:w -output:w -f:w -file:w -config:r": "writes or rewrites files"}))
+define("run-parts", lambda: prog(args="p*", raw=True, hook="run_parts"))
+define("pdb pdb3", lambda: prog(args="p*", raw=True, hook="script"))
 define("select coproc", lambda: prog(args="p*", raw=True,
                                      effect="runs a command the shell reads interactively"))

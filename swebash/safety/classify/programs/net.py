@@ -163,10 +163,10 @@ define("whois", lambda: prog("-aAbBcdGHIKlLmMrRx -h:h -p: -i: -T: -s: -t: -v: -q
                              "--host:h --port: --verbose --no-recursion", args="h+",
                              hook="net_dynamic"))
 define("getent", lambda: prog("-is --service: --no-idn", args="p p*", hook="getent"))
-define("resolvectl", lambda: prog(
+define("resolvectl systemd-resolve", lambda: prog(
     "-46i -t: -c: -p: --legend: --no-pager --json: --cache: --zone: --trust-anchor: "
     "--type: --class: --service --service-address: --service-txt: --validate: "
-    "--synthesize: --search: --raw: --interface:",
+    "--synthesize: --search: --raw: --interface: --status --statistics",
     subs={"status query q service openpgp tlsa statistics dns domain default-route llmnr "
           "mdns dnssec dnsovertls nta monitor show-cache show-server-state log-level":
           prog(args="h*", inherits=True, hook="resolvectl"),
