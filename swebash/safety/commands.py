@@ -61,7 +61,7 @@ STDIN_RUNNERS = frozenset({"ed", "ex", "vim", "vi", "nvim", "sqlite3", "gdb", "m
                            "mongo", "mongosh", "tclsh", "wish", "osascript", "m4", "dc",
                            "source", ".", "jshell", "irb", "ghci", "duckdb", "lldb",
                            "cqlsh", "clickhouse-client", "crontab", "red", "sbcl",
-                           "guile", "racket", "R", "Rscript", "julia", "pwsh", "bc"})
+                           "guile", "racket", "R", "Rscript", "julia", "pwsh"})
 PIPE_SENDERS = frozenset({"ssh", "nc", "ncat", "netcat", "socat", "telnet", "sftp", "ftp",
                           "tftp", "openssl", "mail", "sendmail", "mutt", "xclip", "xsel",
                           "pbcopy", "wl-copy"})
@@ -260,7 +260,7 @@ class Walker:
         if not source.dynamic and source.text in STD_STREAMS | {"/dev/null", "/dev/zero"}:
             return
         name = base(argv[0])
-        if runs_stdin_as_code(argv) or (name in STDIN_RUNNERS and name != "bc"):
+        if runs_stdin_as_code(argv) or name in STDIN_RUNNERS:
             self.f.ask(f"feeds a file to a program that runs it as code ({name})", True)
         elif (name in PIPE_SENDERS and name not in ("xclip", "xsel", "pbcopy", "wl-copy")) or (
                 not known(name) and any("://" in word for word in argv[1:])):
