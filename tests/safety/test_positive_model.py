@@ -177,3 +177,15 @@ def test_home_is_the_working_tree(hermetic_env: Path) -> None:
     assert verdict("grep -r token .", hermetic_env, hermetic_env).decision == "deny"
     assert verdict("ls -la", hermetic_env, hermetic_env).decision == "allow"
     assert os.path.isdir(hermetic_env)
+
+
+def test_policy_check_explains_how_a_command_was_read(
+        work: Path, hermetic_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from swebash.safety.policy_cli import main
+
+    assert main(["check", "--explain", "--cwd", str(work), "--",
+                 "systemctl -p status stop nginx | frob x"]) == 0
+    out = capsys.readouterr().out
+    assert "decision: ask (dangerous)" in out
+    assert "[verbs: stop]" in out and "option -p status" in out
+    assert "no grammar for frob (asks)" in out

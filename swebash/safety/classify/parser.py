@@ -197,10 +197,11 @@ class Parser:
                 self.p.problems.append(f"{word.split('=', 1)[0][:30]} given a value")
             self.p.options.append(Used(opt, word.split("=", 1)[0]))
             return i + 1
+        spelled = word.split("=", 1)[0]
         if opt.takes == 2:
-            self.p.options.append(Used(opt, head, value if eq else None, self.dynamic[i]))
+            self.p.options.append(Used(opt, spelled, value if eq else None, self.dynamic[i]))
             return i + 1
-        return self.take(opt, head, value if eq else None, i, attached=bool(eq))
+        return self.take(opt, spelled, value if eq else None, i, attached=bool(eq))
 
     def take(self, opt: Opt, spelled: str, value: str | None, i: int, *,
              attached: bool) -> int:
