@@ -1,5 +1,5 @@
-"""`swebash policy check [--json] [--explain] [--cwd DIR] [--] CMD…`, `swebash policy check-path [--write]
-[--json] [--] PATH` and `swebash policy rules`.
+"""`swebash policy check [--json] [--explain] [--cwd DIR] [--] CMD…`,
+`swebash policy check-path [--write] [--json] [--] PATH` and `swebash policy rules`.
 
 Prints the gate's decision, the dangerous flag and the reasons, applying rules.toml and the
 [policy] rules of config.toml; a refused or broken rule is one line on stderr. Only classifies:
