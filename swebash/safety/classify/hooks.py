@@ -13,9 +13,11 @@ from swebash.safety import builtins
 from swebash.safety.classify import (
     hooks_cloud,
     hooks_core,
+    hooks_db,
     hooks_dev,
     hooks_files,
     hooks_git,
+    hooks_launch,
     hooks_misc,
     hooks_net,
     hooks_system,
@@ -40,6 +42,7 @@ HOOKS: dict[str, Hook] = {
     **hooks_core.HOOKS, **hooks_text.HOOKS, **hooks_files.HOOKS, **hooks_git.HOOKS,
     **hooks_net.HOOKS, **hooks_dev.HOOKS, **hooks_cloud.HOOKS,
     **hooks_system.HOOKS, **hooks_misc.HOOKS,
+    **hooks_db.HOOKS, **hooks_launch.HOOKS,
     **{name: legacy(rule) for name, rule in builtins.BUILTIN_RULES.items()},
 }
 PREPS: dict[str, Prep] = {"tar": hooks_text.tar_prep}

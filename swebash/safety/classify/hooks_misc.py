@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from swebash.safety.checks import read_path
 from swebash.safety.classify import roles
 from swebash.safety.classify.parser import Parsed
 from swebash.safety.model import Findings
@@ -151,13 +152,131 @@ def db_generic(f: Findings, p: Parsed, depth: int) -> None:
     f.ask(f"{p.name}: runs queries against a database")
 
 
+def compiler_cache(f: Findings, p: Parsed, depth: int) -> None:
+    """ccache/sccache: statistics read; ``ccache gcc …`` runs the compiler (judged)."""
+    words = p.argv[1:]
+    if not words:
+        f.ask(f"{p.name}: nothing to run")
+        return
+    if words[0].startswith("-"):
+        if words[0] in ("-s", "--show-stats", "-p", "--print-config", "-k", "--get-config",
+                        "--show-compression", "-x", "--show-log-stats", "--dist-status"):
+            return
+        f.ask(f"{p.name}: changes or clears its cache")
+        return
+    f.judge(f, words, p.dynamic[1:], depth)
+
+
+def profiler(f: Findings, p: Parsed, depth: int) -> None:
+    words = p.argv[1:]
+    if any(w in ("--pid", "-p", "--attach") or w.startswith("--pid=") for w in words):
+        f.ask(f"{p.name}: attaches to a running process (it can read its memory)", True)
+    verb = next((w for w in words if not w.startswith("-")), "")
+    if verb in ("ps", "ls", "help", "version", "completions"):
+        return
+    if "--" in words:
+        rest = words[words.index("--") + 1:]
+        if rest:
+            f.judge(f, rest, [False] * len(rest), depth)
+    elif p.name == "rr" and verb == "record":
+        rest = words[words.index("record") + 1:]
+        while rest and rest[0].startswith("-"):
+            rest = rest[1:]
+        if rest:
+            f.judge(f, rest, [False] * len(rest), depth)
+    f.ask(f"{p.name} {verb[:12]}: runs, records or replays a program")
+
+
+ARCHIVE_LISTS = {"unrar": ("l", "lb", "lt", "lta", "v", "vb", "vt", "vta", "t", "p"),
+                 "rar": ("l", "lb", "lt", "v", "vb", "vt", "t", "p"),
+                 "lha": ("l", "v", "t", "-l", "-v", "-t"), "lzh": ("l", "v"),
+                 "cabextract": ("-l", "--list", "-t", "--test"), "lsar": (),
+                 "dpkg-deb": ("-c", "--contents", "-I", "--info", "-f", "--field", "-W",
+                              "--show"),
+                 "jar": ("t", "tf", "tvf", "-t", "--list"), "unar": ()}
+
+
+def archive_generic(f: Findings, p: Parsed, depth: int) -> None:
+    words = p.argv[1:]
+    lists = ARCHIVE_LISTS.get(p.name)
+    if p.name == "lsar":
+        return
+    if p.name == "pax":
+        if not {"-r", "-w"} & {w[:2] for w in words if w.startswith("-")}:
+            return
+    elif lists and words and (words[0] in lists or (p.name == "jar" and "t" in words[0]
+                                                    and "x" not in words[0]
+                                                    and "c" not in words[0]
+                                                    and "u" not in words[0])):
+        for word in words[1:]:
+            if not word.startswith("-"):
+                read_path(f, word)
+                break
+        return
+    f.ask(f"{p.name}: extracts or changes an archive")
+
+
+def kube_switch(f: Findings, p: Parsed, depth: int) -> None:
+    if p.operands:
+        f.ask(f"{p.name}: switches the current context or namespace")
+
+
+def etcd(f: Findings, p: Parsed, depth: int) -> None:
+    words = [w for w in p.argv[1:] if not w.startswith("-")]
+    verb = " ".join(words[:2])
+    if words[:1] == ["get"]:
+        if any("secret" in w for w in words[1:]) or ("--prefix" in p.argv and not words[1:]):
+            f.ask("etcdctl get: reads stored secrets", True)
+        return
+    if verb in ("member list", "endpoint status", "endpoint health", "alarm list",
+                "version", "check perf", "user list", "role list") or words[:1] == [
+            "version"]:
+        return
+    f.ask(f"etcdctl {verb[:20]}: changes or deletes the cluster's data",
+          bool(words[:1]) and words[0] in ("del", "put", "compaction", "defrag", "snapshot",
+                                           "txn", "move-leader", "lease", "auth"))
+
+
+def browser(f: Findings, p: Parsed, depth: int) -> None:
+    words = p.argv[1:]
+    if any(w in ("-dump", "--dump", "-source", "-dump_source") for w in words):
+        for word in words:
+            if "://" in word:
+                roles.url(f, p.name, word, False)
+            elif not word.startswith("-"):
+                read_path(f, word)
+        return
+    f.ask(f"{p.name}: an interactive browser")
+
+
+def remote_shell(f: Findings, p: Parsed, depth: int) -> None:
+    words = p.argv[1:]
+    f.ask(f"{p.name}: connects to another machine")
+    if "--" in words and words.index("--") + 1 < len(words):
+        f.nested(" ".join(words[words.index("--") + 1:]), f, depth + 1)
+
+
+VCS_READ = frozenset({"status", "log", "diff", "info", "timeline", "annotate", "blame",
+                      "cat", "ls", "whatsnew", "changes", "version", "help", "manifest",
+                      "list", "branches", "tags", "show", "heads", "forall-status"})
+
+
+def vcs_generic(f: Findings, p: Parsed, depth: int) -> None:
+    verb = next((w for w in p.argv[1:] if not w.startswith("-")), "")
+    if verb in VCS_READ:
+        return
+    f.ask(f"{p.name} {verb[:12]}: changes the repository or the working tree")
+
+
 def run_parts(f: Findings, p: Parsed, depth: int) -> None:
     if not {"--test", "--list"} & set(p.argv[1:]):
         f.ask("run-parts: runs every program in a directory", True)
 
 
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
-    "run_parts": run_parts,
+    "run_parts": run_parts, "compiler_cache": compiler_cache, "profiler": profiler,
+    "archive_generic": archive_generic, "kube_switch": kube_switch, "etcd": etcd,
+    "browser": browser, "remote_shell": remote_shell, "vcs_generic": vcs_generic,
     "shell": shell, "secret_store": secret_store, "sysinfo": sysinfo,
     "table_tool": writes_files, "dasel": writes_files, "counter": writes_files,
     "version_manager": version_manager, "rclone": rclone, "glab": glab,

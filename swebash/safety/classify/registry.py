@@ -14,6 +14,7 @@ from swebash.safety.classify.programs import (
     files,
     launchers,
     misc,
+    more,
     net,
     packages,
     search,
@@ -28,7 +29,7 @@ TABLES: tuple[dict[str, Builder], ...] = (core.SPECS, shell.SPECS, text.SPECS, s
                                                files.SPECS, vcs.SPECS, net.SPECS,
                                                packages.SPECS, dev.SPECS, cloud.SPECS,
                                                system.SPECS, db.SPECS, launchers.SPECS,
-                                               misc.SPECS)
+                                               misc.SPECS, more.SPECS)
 BUILDERS: dict[str, Builder] = {name: build for table in TABLES for name, build in table.items()}
 _built: dict[int, Spec] = {}
 
