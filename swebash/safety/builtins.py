@@ -131,8 +131,11 @@ def declare(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
             f.tainted = True
         if "-i" in options and eq and not re.fullmatch(r"[\w+\-*/ ]*", value):
             f.ask(f"{name} -i: the value is evaluated as arithmetic", True)
-        if exported and eq and not HIJACK_VARS.match(target):
-            continue
+        if exported and eq and not d and not HIJACK_VARS.match(target):
+            # exported, it reaches every later program like a prefix assignment would
+            from swebash.safety.wrappers import check_env_name
+
+            check_env_name(f, target, value, prefix=True)
 
 
 def test(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
