@@ -355,20 +355,23 @@ class Walker:
         feeds = []  # redirects that feed stdin: a here-string or a process substitution
         redirects: list[Any] = []
         for child in node.named_children:
-            if child.type == "herestring_redirect" or (child.type == "file_redirect" and any(
+            kind = child.type
+            if kind == "herestring_redirect" or (kind == "file_redirect" and any(
                     c.type == "process_substitution" for c in child.named_children)):
                 feeds.append(child)
-            if child.type == "variable_assignment":
+            if kind == "variable_assignment":
                 self.assignment(child, prefix=True)
-            elif child.type == "command_name":
+            elif kind == "command_name":
                 inner = child.named_children[0] if child.named_children else child
                 words.append(word_of(inner))
-                self.visit_substitutions(inner)
-            elif child.type in ("file_redirect", "herestring_redirect"):
+                if inner.child_count:
+                    self.visit_substitutions(inner)
+            elif kind in ("file_redirect", "herestring_redirect"):
                 redirects.append(child)
             else:
                 words.append(word_of(child))
-                self.visit_substitutions(child)
+                if child.child_count:
+                    self.visit_substitutions(child)
         for child in redirects:
             self.redirect(child, base(words[0].text) if words else "")
         if words:

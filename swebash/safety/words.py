@@ -55,7 +55,9 @@ def word_of(node: Any) -> Word:
         for child in node.named_children:
             if child.type != "string_content":
                 return Word(source, True, source)
-            parts.append(re.sub(r"\\([$`\"\\\n])", r"\1", text(child)))
+            content = text(child)
+            parts.append(re.sub(r"\\([$`\"\\\n])", r"\1", content) if "\\" in content
+                         else content)
         return Word("".join(parts), False, source)
     if kind == "array":
         elements = [word_of(child) for child in node.named_children]
