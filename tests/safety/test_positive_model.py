@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from swebash.api import Verdict
-from swebash.safety import model
-from swebash.safety.classify import sql
+from swebash.safety.classify import model, sql
 from swebash.safety.classify.roles import internal_host
 from swebash.safety.gate import DefaultGate
 

@@ -13,15 +13,15 @@ import os
 import re
 import shlex
 
-from swebash.safety.checks import bounded_glob
 from swebash.safety.classify import roles, suspicion
+from swebash.safety.classify.checks import bounded_glob
 from swebash.safety.classify.grammar import Effect, Spec
 from swebash.safety.classify.hooks import HOOKS, PREPS
+from swebash.safety.classify.model import Findings, Word, base
 from swebash.safety.classify.parser import Parsed, parse
 from swebash.safety.classify.registry import lookup
-from swebash.safety.model import Findings, Word, base
+from swebash.safety.classify.wrappers import peel
 from swebash.safety.paths import expand
-from swebash.safety.wrappers import peel
 
 MAX_WRAPPERS = 16
 RESERVED = frozenset({"{", "}", "!", "(", "((", "[[", "do", "done", "then", "fi", "esac",

@@ -4,10 +4,10 @@ verdict and for anyone adding a program's grammar."""
 
 from __future__ import annotations
 
+from swebash.safety.classify.model import base, show
 from swebash.safety.classify.parser import parse
 from swebash.safety.classify.registry import lookup
-from swebash.safety.commands import classify
-from swebash.safety.model import base, show
+from swebash.safety.classify.walker import classify
 
 ROLE_NAMES = {"r": "file read", "m": "file summarised", "n": "name", "t": "tree read",
               "w": "file written", "a": "file created", "d": "file deleted",

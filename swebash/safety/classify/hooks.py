@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from swebash.safety import builtins
 from swebash.safety.classify import (
+    builtins,
     hooks_cloud,
     hooks_core,
     hooks_db,
@@ -24,8 +24,8 @@ from swebash.safety.classify import (
     hooks_text,
 )
 from swebash.safety.classify.grammar import Spec
+from swebash.safety.classify.model import Findings, Rule
 from swebash.safety.classify.parser import Parsed
-from swebash.safety.model import Findings, Rule
 
 Hook = Callable[[Findings, Parsed, int], None]
 Prep = Callable[[Spec, list[str], list[bool]], tuple[list[str], list[bool]]]

@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from swebash.safety.checks import read_path, write_target
 from swebash.safety.classify import suspicion
+from swebash.safety.classify.checks import read_path, write_target
+from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
-from swebash.safety.model import Findings
 
 SECRETS = re.compile(r"(?i)(secret|password|passwd|token|credential|login|session|"
                      r"decrypt|signed|presign|ciphertext|data-key|plaintext|private|"

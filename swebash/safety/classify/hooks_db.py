@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from swebash.safety.checks import read_path
 from swebash.safety.classify import sql
+from swebash.safety.classify.checks import read_path
+from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
-from swebash.safety.model import Findings
 
 
 def queries(f: Findings, name: str, texts: list[tuple[str, bool]]) -> None:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from swebash.safety.checks import read_path, write_target
 from swebash.safety.classify import roles
+from swebash.safety.classify.checks import read_path, write_target
+from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Arg, Parsed
-from swebash.safety.model import Findings
 
 OVERWRITES = frozenset({"cp", "gcp", "mv", "gmv", "install", "ginstall"})
 

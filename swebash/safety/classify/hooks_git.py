@@ -9,10 +9,10 @@ import os
 import re
 from collections.abc import Callable
 
-from swebash.safety.checks import read_path, write_target
 from swebash.safety.classify import roles
+from swebash.safety.classify.checks import read_path, write_target
+from swebash.safety.classify.model import Findings, long_option
 from swebash.safety.classify.parser import Parsed
-from swebash.safety.model import Findings, long_option
 from swebash.safety.paths import expand, within
 
 # `-c key=value` settings that only change how output looks

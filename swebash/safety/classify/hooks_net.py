@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from swebash.safety.checks import read_path
 from swebash.safety.classify import roles
+from swebash.safety.classify.checks import read_path
+from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
-from swebash.safety.model import Findings
 
 UPLOAD_FILE = re.compile(r"(^|=)[@<]")
 

@@ -9,11 +9,11 @@ import os
 import re
 from collections.abc import Callable
 
-from swebash.safety.checks import read_path, write_target
 from swebash.safety.classify import roles, scripts
+from swebash.safety.classify.checks import read_path, write_target
 from swebash.safety.classify.grammar import Spec
+from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Arg, Parsed
-from swebash.safety.model import Findings
 from swebash.safety.paths import secret_reason
 
 # --------------------------------------------------------------------------- search

@@ -12,8 +12,8 @@ import os
 import re
 import socket
 
-from swebash.safety.checks import read_path, write_target
-from swebash.safety.model import Findings
+from swebash.safety.classify.checks import read_path, write_target
+from swebash.safety.classify.model import Findings
 from swebash.safety.paths import expand, secret_reason, within
 
 STD_STREAMS = frozenset({"-", "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin",
@@ -47,7 +47,7 @@ def check(f: Findings, name: str, role: str, text: str, dynamic: bool, depth: in
     elif role == "h":
         host(f, name, text, dynamic)
     elif role == "e":
-        from swebash.safety.wrappers import check_env_name
+        from swebash.safety.classify.wrappers import check_env_name
 
         variable, eq, value = text.partition("=")
         if dynamic and "$" in variable:

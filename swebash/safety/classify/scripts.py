@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 
 from swebash.safety.classify import roles
+from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
-from swebash.safety.model import Findings
 
 # --------------------------------------------------------------------------- sed
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 
+from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
 from swebash.safety.classify.roles import (
     internal_host,
@@ -20,7 +21,6 @@ from swebash.safety.classify.roles import (
     skeleton_secret,
     url_host,
 )
-from swebash.safety.model import Findings
 from swebash.safety.paths import RC_FILES, expand
 
 # sub-command words that destroy something whatever tool they belong to

@@ -7,7 +7,7 @@ from __future__ import annotations
 import fnmatch
 import os
 
-from swebash.safety.model import Findings
+from swebash.safety.classify.model import Findings
 from swebash.safety.paths import check_path, expand
 
 __all__ = ["bounded_glob", "expand", "globbed", "read_path", "write_target"]

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-from swebash.safety.model import Findings, Rule, positional
-from swebash.safety.tables import HIJACK_VARS, SAFE_VALUE
+from swebash.safety.classify.model import Findings, Rule, positional
+from swebash.safety.classify.tables import HIJACK_VARS, SAFE_VALUE
 
 EXPANDS = re.compile(r"[$`]")
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -133,7 +133,7 @@ def declare(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
             f.ask(f"{name} -i: the value is evaluated as arithmetic", True)
         if exported and eq and not d and not HIJACK_VARS.match(target):
             # exported, it reaches every later program like a prefix assignment would
-            from swebash.safety.wrappers import check_env_name
+            from swebash.safety.classify.wrappers import check_env_name
 
             check_env_name(f, target, value, prefix=True)
 

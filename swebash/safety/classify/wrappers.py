@@ -15,9 +15,9 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from swebash.safety.checks import read_path, write_target
-from swebash.safety.model import Findings, show
-from swebash.safety.tables import HIJACK_LIKE, HIJACK_VARS, SAFE_ENV, SAFE_VALUE, SHELLS
+from swebash.safety.classify.checks import read_path, write_target
+from swebash.safety.classify.model import Findings, show
+from swebash.safety.classify.tables import HIJACK_LIKE, HIJACK_VARS, SAFE_ENV, SAFE_VALUE, SHELLS
 
 Argv = tuple[list[str], list[bool]]
 DONE: Argv = ([], [])

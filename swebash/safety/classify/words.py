@@ -9,7 +9,7 @@ import codecs
 import re
 from typing import Any
 
-from swebash.safety.model import Word, text
+from swebash.safety.classify.model import Word, text
 
 BRACES = re.compile(r"\{[^{}]*(,|\.\.)[^{}]*\}")
 
