@@ -41,7 +41,7 @@ def curl(f: Findings, p: Parsed, depth: int) -> None:
             f.ask("curl: reads a header or credential file", True)
             read_path(f, value[1:])
         elif name in ("-b", "--cookie") and "=" not in value and value:
-            f.ask("curl: sends cookies read from a file")
+            f.ask("curl: sends cookies read from a file", True)
             read_path(f, value)
         elif name in ("--resolve", "--connect-to"):
             for part in value.split(":")[1:]:

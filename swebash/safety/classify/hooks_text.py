@@ -198,7 +198,8 @@ def jq(f: Findings, p: Parsed, depth: int) -> None:
 
 MLR_RUNS = re.compile(r"\b(system|exec|os_type|hostname)\s*\(|--prepipe|--prepipex")
 MLR_WRITES = re.compile(r"\b(tee|emit[p1f]?|print[n]?|eprint[n]?|dump|edump)\s*>|"
-                        r"^(tee|split|case|nothing)$|^-I$|^--from-file|^--ofmt-file")
+                        r"^(tee|split|case|nothing)$|^-I$|^--from-file|^--ofmt-file|"
+                        r"^-[fs]$|^--(load|mload)$")
 
 
 def mlr(f: Findings, p: Parsed, depth: int) -> None:
@@ -353,7 +354,14 @@ def pdf(f: Findings, p: Parsed, depth: int) -> None:
             roles.check(f, p.name, "w", arg.text, arg.dynamic, depth)
 
 
+def exiftool(f: Findings, p: Parsed, depth: int) -> None:
+    """exiftool's advanced formatting ``${TAG;EXPR}`` evaluates Perl."""
+    if any("${" in w and ";" in w for w in p.argv[1:]):
+        f.ask("exiftool: a format evaluates Perl code", True)
+
+
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
+    "exiftool": exiftool,
     "grep": grep, "rg": rg, "find": find, "fd": fd, "jq": jq, "mlr": mlr, "pager": pager,
     "tee": tee,    "compress": compress, "tar": tar, "unzip": unzip, "zip": zip_,
     "archive_reads": archive_reads, "cpio": cpio, "ar": ar, "pdf": pdf,

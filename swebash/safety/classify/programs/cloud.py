@@ -157,7 +157,7 @@ def kubectl() -> Spec:
                               "--output: --no-headers --chunk-size:"),
               "wait": kread("--for: --timeout: -l: --selector: --all -A "
                             "--all-namespaces -f:r --field-selector: -o:"),
-              "kustomize": kread("--enable-helm --load-restrictor: --enable-alpha-plugins"),
+              "kustomize": kread("--enable-helm --load-restrictor:"),
               "completion options plugin": kread(),
               "config": prog(subs={
                   "view": kread("--minify -o: --output: --merge: --raw --flatten",
@@ -216,7 +216,7 @@ define("helm", lambda: prog(
                             "--version: --repo: -n: --namespace: --include-crds "
                             "--skip-crds --skip-tests --api-versions: --kube-version: "
                             "--show-only: -s: --validate --is-upgrade --release-name "
-                            "--name-template: --dependency-update --devel -g "
+                            "--name-template: --devel -g "
                             "--generate-name --description:",
                             danger={"--post-renderer: --post-renderer-args:":
                                     "runs the program it is given"}),

@@ -40,7 +40,7 @@ CURL = (
     "--service-name: --delegation: --login-options: --happy-eyeballs-timeout-ms: --user: "
     "--oauth2-bearer: --request: --write-out: --continue-at: --cookie: --next "
     "--output:w --dump-header:w --cookie-jar:w --trace:w --trace-ascii:w --stderr:w "
-    "--libcurl:w --etag-save:w --etag-compare:r --hsts:a --alt-svc:a --output-dir:a "
+    "--libcurl:w --etag-save:w --hsts:a --alt-svc:a --output-dir:a "
     "--cert-type: --key-type: --engine: --egd-file:m --random-file:m --crlfile:m "
     "--cert:r -E:r --key:r --pass: --aws-sigv4: --proxy-user:")
 define("curl", lambda: prog(
@@ -56,6 +56,7 @@ define("curl", lambda: prog(
             "--proxy1.0: -p --proxytunnel --proxy-header: --haproxy-protocol":
             "goes through a proxy",
             "-K: --config: --netrc-file:r": "reads options or credentials from a file",
+            "--etag-compare:r": "sends a file's content in a request header",
             "--unix-socket: --abstract-unix-socket:":
             "talks to a local socket (the docker daemon, …)"},
     ask={"-n --netrc --netrc-optional": "sends credentials from ~/.netrc",

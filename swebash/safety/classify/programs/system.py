@@ -53,7 +53,7 @@ define("systemctl", lambda: prog(
 define("service", lambda: prog(args="p*", raw=True, hook="service"))
 JOURNAL = ("-mbkrxeaqfNFc -M: -D:n -S: -U: -u: -t: -T: -p: -g: -o: -n:: -b:: -I: "
            "--system --user --machine: --merge --directory:n --file:r --root:n --image: "
-           "--namespace: --since: --until: --cursor: --after-cursor: --cursor-file:r "
+           "--namespace: --since: --until: --cursor: --after-cursor: --cursor-file:w "
            "--boot:: --unit: --user-unit: --identifier: --exclude-identifier: --priority: "
            "--facility: --grep: --case-sensitive:: --dmesg --output: --output-fields: "
            "--lines:: --reverse --show-cursor --utc --catalog --no-hostname --no-full "

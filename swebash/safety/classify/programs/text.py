@@ -40,13 +40,14 @@ define("jq gojq jaq", lambda: prog(JQ, args="p*", hook="jq"))
 define("yq", lambda: prog(
     "-ejnNPrRCMv -o: -p: -I: -s: --exit-status --null-input --no-doc --prettyPrint "
     "--unwrapScalar --output-format: --input-format: --indent: --colors --no-colors "
-    "--from-file:r --expression: --front-matter: --header-preprocess --nul-output "
+    "--expression: --front-matter: --header-preprocess --nul-output "
     "--verbose --xml-attribute-prefix: --xml-content-name: --csv-auto-parse --tsv-auto-parse "
     "-y -Y --yaml-output --yaml-roundtrip --tab --indentless-lists --explicit-start "
     "--explicit-end --arg:+ --argjson:+ --raw-output --compact-output -c --slurp "
     "--sort-keys -S --tolerant",
     args="p*", hook="jq",
-    ask={"-i --inplace --in-place": IN_PLACE, "--split-exp:": "writes files"}))
+    ask={"-i --inplace --in-place": IN_PLACE, "--split-exp:": "writes files",
+         "--from-file:r": "reads its expression from a file (it can load other files)"}))
 define("mlr", lambda: prog(args="p*", raw=True, hook="mlr"))
 define("m4", lambda: prog(
     "-EeGiPQsWv -D: -U: -I:n -d:: -l: -o: -t: -F: -R:r --fatal-warnings --interactive "
@@ -161,7 +162,7 @@ TAR = ("-AcdrtuxzjJZaOkvpPShWimBiMGonsUwl -C:n -f: -X:r -T:r -b: -N: -g:r -L: -V
        "--keep-directory-symlink --unlink-first --recursive-unlink --backup:: --suffix: "
        "--preserve-order --same-order --occurrence:: --hole-detection: --level: "
        "--check-device --no-check-device --ignore-failed-read --ignore-command-error "
-       "--interactive --confirmation --no-seek --seek --volno-file: --restrict "
+       "--interactive --confirmation --no-seek --seek --volno-file:w --restrict "
        "--atime-preserve:: --clamp-mtime --pax-option: --group-map:r --owner-map:r "
        "--block-number --index-file:w --no-auto-compress --no-overwrite-dir "
        "--no-unquote --unquote --add-file: --xattrs-include: --xattrs-exclude: --zstd")
@@ -202,7 +203,7 @@ define("exiftool", lambda: prog(
     "-a -b -c: -d: -e -E -f -F -g -G -h -H -j -l -L -n -p: -q -r -s -S -t -T -u -U -v -X "
     "-ee -ext: -fast -api: -charset: -lang: -listx -list -listw -listf -listr -listwf "
     "-json -php -csv -struct -sort -x: -progress -m -s3 -s2 -s1 -G0 -G1 -G2 -G3 -a -D "
-    "-validate -ver", single=True, args="r*",
+    "-validate -ver", single=True, args="r*", hook="exiftool",
     danger={"-if: -config: -userparam: -efile:": "evaluates Perl code or loads a config",
             "-o:w -w:w -W:w -out:w -tagsfromfile:r -overwrite_original "
             "-overwrite_original_in_place -delete_original": "writes or deletes files"}))
