@@ -29,7 +29,10 @@ def read_path(f: Findings, path: str) -> None:
         cwds = [f.cwd]
     for cwd in dict.fromkeys(cwds):
         for candidate in globbed(f, path, cwd):
-            verdict = check_path(candidate, cwd, f.home, write=False)
+            key = (candidate, cwd)
+            verdict = f.verdicts.get(key)
+            if verdict is None:  # the same file read twice in one line is judged once
+                verdict = f.verdicts[key] = check_path(candidate, cwd, f.home, write=False)
             if verdict.decision == "deny" and verdict.dangerous:
                 f.deny(verdict.reasons[0])
                 return

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from swebash.api import Verdict
 from swebash.safety.paths import expand
 
 MAX_DEPTH = 8  # nested `bash -c` / eval strings
@@ -61,6 +62,7 @@ class Findings:
     evaluates: list[str] = field(default_factory=list)
     functions: set[str] = field(default_factory=set)
     calls: dict[str, set[str]] = field(default_factory=dict)  # function → commands it runs
+    verdicts: dict[tuple[str, str], Verdict] = field(default_factory=dict)  # read_path memo
     # loop variables over static words (`for f in src/*.py`): the values they take
     bound: dict[str, list[str]] = field(default_factory=dict)
     # facts one command leaves for later ones (`git remote add evil …; git push evil`)

@@ -11,6 +11,7 @@ checked too, and ``-f``/``-i``/``-l``/``-E`` (code from files or extensions) are
 
 from __future__ import annotations
 
+import functools
 import re
 
 from swebash.safety.classify import roles
@@ -42,6 +43,7 @@ def sed(f: Findings, p: Parsed, depth: int) -> None:
         roles.check(f, "sed", "r", arg.text, arg.dynamic, depth)
 
 
+@functools.lru_cache(maxsize=256)
 def sed_problem(script: str) -> tuple[str, bool] | None:
     """Walk a sed script command by command; anything but pure text commands is reported."""
     i, n = 0, len(script)
@@ -166,6 +168,7 @@ def awk(f: Findings, p: Parsed, depth: int) -> None:
         roles.check(f, p.name, "r", arg.text, arg.dynamic, depth)
 
 
+@functools.lru_cache(maxsize=256)
 def awk_runs(program: str) -> bool:
     """``system``, pipes, ``getline``, ``@`` directives or a ``>`` after print/printf: the
     program can run commands or write files."""

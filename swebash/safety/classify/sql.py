@@ -12,6 +12,7 @@ the path guard (``read_csv('~/.ssh/id_rsa')``).
 
 from __future__ import annotations
 
+import functools
 import re
 
 READS = re.compile(r"^(select|show|explain|describe|desc|with|values|table|pragma|use|"
@@ -72,6 +73,7 @@ def without_strings(statement: str) -> str:
     return re.sub(r"'(?:[^']|'')*'|\"[^\"]*\"", "''", statement)
 
 
+@functools.lru_cache(maxsize=256)
 def problem(text: str) -> tuple[str, bool] | None:
     """Why SQL (or client meta-commands) is not read-only, and whether it is dangerous."""
     for statement in statements(text):
