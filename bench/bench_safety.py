@@ -14,7 +14,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from _timing import median_ms
+from _timing import best_ms, median_ms
 
 from swebash.safety.gate import DefaultGate
 from tests.safety.corpus_families import FAMILY_DANGEROUS, FAMILY_READ_ONLY, STRESS
@@ -44,9 +44,11 @@ def main() -> int:
     long = pipeline(1000)
     verdict = gate.check_command(long, cwd)
     ms = median_ms(lambda: gate.check_command(long, cwd), 200)
+    quickest = best_ms(lambda: gate.check_command(long, cwd), 200)
     short = median_ms(lambda: gate.check_command("git status --short", cwd), 500)
     print(f"classify a {len(long)}-char, {long.count('|') + 1}-stage pipeline: {ms:.2f} ms "
-          f"median (verdict {verdict.decision})   [target <= 5 ms]")
+          f"median, {quickest:.2f} ms quickest (verdict {verdict.decision})   "
+          f"[target <= 5 ms]")
     print(f"gate on a short command: {short:.3f} ms; first call incl. loading the parser "
           f"{first:.1f} ms")
     stress = []
