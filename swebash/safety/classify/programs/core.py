@@ -244,7 +244,8 @@ define("findmnt", lambda: prog(
     "--all --bytes --canonicalize --df --direction: --evaluate --fstab --first-only "
     "--invert --json --list --mtab --kernel --noheadings --nocanonicalize --notruncate "
     "--options: --output: --output-all --pairs --raw --submounts --source: --target: "
-    "--types: --uniq --verbose --verify --mountpoint: --task: --tab-file:m --poll::",
+    "--types: --uniq --verbose --verify --mountpoint: --task: --tab-file:m --poll:: "
+    "--real --pseudo --shadow --shadowed --list-columns --hyperlink:: --id: --uniq-id:",
     args="n*"))
 define("lsblk", lambda: prog(
     "-abdDfJlmnOpPrstSvzAEIMeio -e: -I: -o: -x: -Q: --all --bytes --nodeps --discard "
