@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Literal
 
 from swebash.durable import rewrite_atomic
+from swebash.safety.classify.model import base
+from swebash.safety.classify.tables import RUNS_ANYTHING
 from swebash.safety.commands import classify
-from swebash.safety.model import base
-from swebash.safety.tables import RUNS_ANYTHING
 from swebash.workspace import git_root
 
 Decision = Literal["allow", "ask", "deny"]

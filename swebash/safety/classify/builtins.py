@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-from swebash.safety.model import Findings, Rule, positional
-from swebash.safety.tables import HIJACK_VARS, SAFE_VALUE
+from swebash.safety.classify.model import Findings, Rule, positional
+from swebash.safety.classify.tables import HIJACK_VARS, SAFE_VALUE
 
 EXPANDS = re.compile(r"[$`]")
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -29,6 +29,7 @@ def assigned_name(f: Findings, who: str, name: str, dynamic: bool,
         f.ask(f"{who}: assigns a variable whose name is known only at run time", True)
         return
     bare = name.split("[", 1)[0].split("=", 1)[0].strip("+-")
+    f.bound.pop(bare, None)
     if "[" in name.split("=", 1)[0]:
         subscript = name.split("=", 1)[0]
         if EXPANDS.search(subscript) or not re.fullmatch(r"[\w]+\[[\w@*]*\]", subscript):
@@ -116,6 +117,9 @@ def declare(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
     if "-i" in options:
         f.evaluates.append(f"{name} -i")
     exported = name == "export" or "-x" in options
+    if "-f" in options and (exported or "-x" in options) and operands:
+        f.ask(f"{name} -f: exports a function to child shells (it replaces a command there)",
+              True)
     for word, d in operands:
         target, eq, value = word.partition("=")
         if d and (not eq or EXPANDS.search(target)):
@@ -127,8 +131,11 @@ def declare(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
             f.tainted = True
         if "-i" in options and eq and not re.fullmatch(r"[\w+\-*/ ]*", value):
             f.ask(f"{name} -i: the value is evaluated as arithmetic", True)
-        if exported and eq and not HIJACK_VARS.match(target):
-            continue
+        if exported and eq and not d and not HIJACK_VARS.match(target):
+            # exported, it reaches every later program like a prefix assignment would
+            from swebash.safety.classify.wrappers import check_env_name
+
+            check_env_name(f, target, value, prefix=True)
 
 
 def test(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
@@ -176,9 +183,17 @@ def hash_(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) 
         f.ask("hash -p: makes a command name run another program", True)
 
 
+# shell options that change nothing the classifier relies on (globs still expand the way
+# they are judged, nothing is evaluated); dotglob, extglob, expand_aliases… ask
+HARMLESS_SHOPT = frozenset({"globstar", "nullglob", "failglob", "nocaseglob", "nocasematch",
+                            "lastpipe", "checkwinsize", "histappend", "inherit_errexit",
+                            "interactive_comments", "cmdhist", "lithist", "checkjobs"})
+
+
 def shopt(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     options, operands = names_after_options(argv, dyn, "")
-    if ("-s" in options or "-u" in options) and operands:
+    if ("-s" in options or "-u" in options) and operands and not all(
+            w in HARMLESS_SHOPT and not d for w, d in operands):
         dangerous = any(w in ("expand_aliases", "extdebug", "xpg_echo") for w, _ in operands)
         f.ask("shopt: changes how the shell reads later commands", dangerous)
 
@@ -225,7 +240,9 @@ def trap(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -
 
 
 def history(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    if argv[1:] and not (len(argv) == 2 and argv[1].isdigit()):
+    if any(a.startswith("-") and set(a[1:]) & set("cd") for a in argv[1:]):
+        f.ask("history: deletes the shell history", True)
+    elif argv[1:] and not (len(argv) == 2 and argv[1].isdigit()):
         f.ask("history: changes, writes or expands the history")
 
 

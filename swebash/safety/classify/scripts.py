@@ -11,51 +11,39 @@ checked too, and ``-f``/``-i``/``-l``/``-E`` (code from files or extensions) are
 
 from __future__ import annotations
 
+import functools
 import re
 
-from swebash.safety.model import Findings, long_option, positional
+from swebash.safety.classify import roles
+from swebash.safety.classify.model import Findings
+from swebash.safety.classify.parser import Parsed
 
 # --------------------------------------------------------------------------- sed
 
 SED_PURE = set("pdDnNPqQ=lhHgGxzF")  # commands that only print, delete or move text
 
 
-def sed(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    scripts: list[str] = []
-    i = 1
-    files_from_script = False
-    while i < len(argv):
-        arg = argv[i]
-        if arg == "--":
-            break
-        if arg in ("-e", "--expression") and i + 1 < len(argv):
-            scripts.append(argv[i + 1])
-            i += 2
-            continue
-        if arg.startswith("--expression="):
-            scripts.append(arg.split("=", 1)[1])
-        elif arg.startswith("-e") and not arg.startswith("--"):
-            scripts.append(arg[2:])
-        elif arg in ("-f", "--file") or arg.startswith(("--file=", "-f")):
-            files_from_script = True
-        elif long_option(arg, "--in-place") or (re.fullmatch(r"-[a-zA-Z]*i.*", arg)
-                                                and not arg.startswith("--")):
-            f.ask("sed: rewrites files in place", True)
-        elif arg.startswith("-") and not re.fullmatch(
-                r"-[nErsuzl0-9]+|--(quiet|silent|regexp-extended|separate|unbuffered|"
-                r"null-data|posix|debug|sandbox|line-length=\d+|follow-symlinks)", arg):
-            f.ask(f"sed: unfamiliar option {arg.split('=', 1)[0]}")
-        i += 1
-    if files_from_script:
-        f.ask("sed: runs a script file")
-    if not scripts and not files_from_script:
-        scripts = positional(argv[1:])[:1]
+def sed(f: Findings, p: Parsed, depth: int) -> None:
+    """The script comes from -e/--expression, -f (a file: not seen), or the first operand;
+    every other operand is a file read."""
+    scripts = p.values("-e", "--expression")
+    operands = list(p.operands)
+    if p.has("-f", "--file"):
+        f.ask("sed: runs a script file it is given")
+    elif not scripts and operands:
+        first = operands.pop(0)
+        if first.dynamic:
+            f.ask("sed: runs a script built at run time", True)
+        scripts = [first.text]
     for script in scripts:
         problem = sed_problem(script)
         if problem:
             f.ask(f"sed: {problem[0]}", problem[1])
+    for arg in operands:
+        roles.check(f, "sed", "r", arg.text, arg.dynamic, depth)
 
 
+@functools.lru_cache(maxsize=256)
 def sed_problem(script: str) -> tuple[str, bool] | None:
     """Walk a sed script command by command; anything but pure text commands is reported."""
     i, n = 0, len(script)
@@ -153,59 +141,42 @@ def end_of_line(script: str, i: int, stop: str = "") -> int:
 
 # --------------------------------------------------------------------------- awk
 
-AWK_VALUES = ("-v", "-F", "-f", "-i", "-l", "-E", "-W", "--assign", "--field-separator",
-              "--file", "--include", "--load", "--exec", "-o", "-p", "--dump-variables",
-              "--profile", "--pretty-print")
 AWK_CODE = re.compile(r"system\s*\(|\||getline|>|@")
-SAFE_AWK_OPTIONS = re.compile(r"-[vF].+|--(assign|field-separator)=.*|--posix|--traditional|"
-                              r"--re-interval|--characters-as-bytes|--sandbox|-[bcNrSsPt]+")
+ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 
 
-def awk(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    i, program = 1, None
-    while i < len(argv):
-        arg = argv[i]
-        if arg == "--":
-            i += 1
-            break
-        if not arg.startswith("-") or arg == "-":
-            break
-        if arg in ("-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec") or \
-                long_option(arg, "--file", "--include", "--load", "--exec") or \
-                re.fullmatch(r"-[filE].+", arg):
-            f.ask(f"{name}: runs awk code from a file or extension ({arg[:12]})", True)
+def awk(f: Findings, p: Parsed, depth: int) -> None:
+    """The program comes from -e/--source or the first operand (-f/-i/-l/-E are dangerous
+    options in the grammar); later operands are files read or ``var=value`` assignments."""
+    texts = p.values("-e", "--source")
+    operands = list(p.operands)
+    if not texts and not p.has("-f", "--file"):
+        if not operands:
+            f.ask(f"{p.name}: no program text")
             return
-        if arg in ("-e", "--source"):  # gawk: program text given as an option
-            program = (program or "") + "\n" + (argv[i + 1] if i + 1 < len(argv) else "")
-            i += 2
-            continue
-        if arg.startswith("--source=") or (arg.startswith("-e") and not arg.startswith("--")):
-            text = arg.split("=", 1)[1] if arg.startswith("--") else arg[2:]
-            program = (program or "") + "\n" + text
-            i += 1
-            continue
-        if arg in AWK_VALUES:
-            if arg in ("-o", "-p", "--dump-variables", "--profile", "--pretty-print"):
-                f.ask(f"{name}: writes a file ({arg})")
-            i += 2
-            continue
-        if not SAFE_AWK_OPTIONS.fullmatch(arg):
-            f.ask(f"{name}: unfamiliar option {arg.split('=', 1)[0]}")
-        i += 1
-    if i < len(argv) and program is None:
-        program = argv[i]
-        if dyn[i]:
-            f.ask(f"{name}: runs a program built at run time", True)
+        first = operands.pop(0)
+        if first.dynamic:
+            f.ask(f"{p.name}: runs a program built at run time", True)
             return
-    if program is None:
-        f.ask(f"{name}: no program text")
-        return
+        texts = [first.text]
+    for program in texts:
+        if awk_runs(program):
+            f.ask(f"{p.name}: program may run commands or write files", True)
+    for arg in operands:
+        if not arg.dynamic and ASSIGNMENT.match(arg.text):
+            continue
+        roles.check(f, p.name, "r", arg.text, arg.dynamic, depth)
+
+
+@functools.lru_cache(maxsize=256)
+def awk_runs(program: str) -> bool:
+    """``system``, pipes, ``getline``, ``@`` directives or a ``>`` after print/printf: the
+    program can run commands or write files."""
     # `x=1` operands are assignments; strip comparisons like `NR>1` inside a pattern
     stripped = re.sub(r'"(\\.|[^"\\])*"', '""', program)
     stripped = re.sub(r"(?<![\w)\]])/(\\.|[^/\\\n])*/", "//", stripped)
     stripped = stripped.replace("||", " ").replace("&&", " ")
-    if AWK_CODE.search(strip_comparisons(stripped)):
-        f.ask(f"{name}: program may run commands or write files", True)
+    return bool(AWK_CODE.search(strip_comparisons(stripped)))
 
 
 def strip_comparisons(program: str) -> str:

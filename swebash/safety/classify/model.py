@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from swebash.api import Verdict
 from swebash.safety.paths import expand
 
 MAX_DEPTH = 8  # nested `bash -c` / eval strings
@@ -60,6 +61,12 @@ class Findings:
     # arithmetic or indirection that runs code hidden in a tainted variable's value
     evaluates: list[str] = field(default_factory=list)
     functions: set[str] = field(default_factory=set)
+    calls: dict[str, set[str]] = field(default_factory=dict)  # function → commands it runs
+    verdicts: dict[tuple[str, str], Verdict] = field(default_factory=dict)  # read_path memo
+    # loop variables over static words (`for f in src/*.py`): the values they take
+    bound: dict[str, list[str]] = field(default_factory=dict)
+    # facts one command leaves for later ones (`git remote add evil …; git push evil`)
+    notes: dict[str, set[str]] = field(default_factory=dict)
     lead: int = 0  # how many reasons at the front are dangerous ones
     # for rules.toml: how many asks each command's own rule raised, and asks raised outside
     # any command (a redirect, an assignment, a wrapper's option), which no rule can lift
@@ -68,6 +75,9 @@ class Findings:
     loose: int = 0
     asks: int = 0
     deadline: float = field(default_factory=lambda: time.monotonic() + BUDGET_SECONDS)
+    # the argv of the pipeline stage feeding this one (`find … | xargs grep`), when known
+    feed: list[str] | None = None
+    feed_kind: Callable[[Findings, list[str]], str] = lambda f, argv: "unknown"
     nested: Callable[[str, Findings, int], None] = _never_nested
     judge: Callable[[Findings, list[str], list[bool], int], None] = _never_judge
 
@@ -108,6 +118,12 @@ class Findings:
         else:
             self.reasons.append(reason)
 
+    def bound_values(self, source: str) -> list[str] | None:
+        """The values of ``$f`` / ``"${f}"`` when ``f`` is a loop variable over static
+        words; None for any other run-time word."""
+        match = BOUND_WORD.fullmatch(source)
+        return self.bound.get(match.group(1)) if match else None
+
     def tick(self) -> None:
         if time.monotonic() > self.deadline:
             raise OverBudget("the command is too complex to check in time")
@@ -131,6 +147,7 @@ def show(argv: Sequence[str], limit: int = 40) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
+BOUND_WORD = re.compile(r'"?\$\{?([A-Za-z_]\w*)\}?"?')
 VERSIONED = re.compile(r"^(python|pip)\d+(\.\d+)*$")
 
 

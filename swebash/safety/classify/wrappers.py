@@ -15,9 +15,9 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from swebash.safety.checks import read_path
-from swebash.safety.model import Findings, show
-from swebash.safety.tables import HIJACK_VARS, SAFE_ENV, SAFE_VALUE, SHELLS
+from swebash.safety.classify.checks import read_path, write_target
+from swebash.safety.classify.model import Findings, show
+from swebash.safety.classify.tables import HIJACK_LIKE, HIJACK_VARS, SAFE_ENV, SAFE_VALUE, SHELLS
 
 Argv = tuple[list[str], list[bool]]
 DONE: Argv = ([], [])
@@ -102,13 +102,6 @@ WRAPPERS: dict[str, Wrapper] = {
                        ("--login",), {"-c": "shell", "--command": "shell"},
                        reason=PRIVILEGE, dangerous=True),
     "taskset": Wrapper("", "apc", "", (), ("--all-tasks", "--pid", "--cpu-list"), operands=1),
-    "strace": Wrapper("oepPsSuEIXbaU", "cCdDfFhiqrtTvVwxyzZk", "", (), (),
-                      {"-o": "write", "-E": "ask", "-u": "ask"}),
-    "ltrace": Wrapper("oepsuEn", "cCdfhiLrStTV", "", (), (), {"-o": "write", "-u": "ask"}),
-    "script": Wrapper("cEIOBTm", "aefqtr", "", ("--command", "--log-in", "--log-out",
-                                                  "--log-io", "--log-timing", "--echo"),
-                      ("--append", "--return", "--flush", "--force", "--quiet"),
-                      {"-c": "shell", "--command": "shell"}, bare_ok=False),
     "xargs": Wrapper("aEdILnPs", "0ortpxX", "eil", (
         "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars",
         "--process-slot-var", "--max-lines", "--replace", "--eof"), (
@@ -189,6 +182,8 @@ class Peeler:
             if self.name == "flock" and rest[:1] in (["-c"], ["--command"]) and len(rest) > 1:
                 shell_string(self.f, rest[1], rest_dyn[1], self.depth, show(argv))
                 return DONE
+        if self.name == "parallel":
+            return self.parallel(rest, rest_dyn)
         if not rest:
             if not spec.bare_ok:
                 self.f.ask(f"{self.name}: starts an interactive shell", spec.dangerous)
@@ -199,8 +194,29 @@ class Peeler:
         if self.replace is not None:
             rest_dyn = [d or self.replace in a for a, d in zip(rest, rest_dyn, strict=True)]
         elif spec.stdin_args:
-            rest, rest_dyn = [*rest, "{stdin}"], [*rest_dyn, True]
+            kind = self.f.feed_kind(self.f, self.f.feed) if self.f.feed else "unknown"
+            if kind == "secret":
+                self.f.ask(f"{self.name}: runs a command on files listed from your secrets",
+                           True)
+            fed = kind == "harmless"
+            rest, rest_dyn = [*rest, "./found-file" if fed else "{stdin}"], [*rest_dyn, not fed]
         return rest, rest_dyn
+
+    def parallel(self, rest: list[str], rest_dyn: list[bool]) -> Argv:
+        """``parallel CMD ::: ARGS``; with no CMD every argument (or input line) is a
+        command line of its own."""
+        marks = (":::", "::::", ":::+", "::::+")
+        cut = next((k for k, w in enumerate(rest) if w in marks), len(rest))
+        command, command_dyn = rest[:cut], rest_dyn[:cut]
+        if command:
+            return [*command, "{stdin}"], [*command_dyn, True]
+        lines = [(w, d) for w, d in zip(rest[cut:], rest_dyn[cut:], strict=True)
+                 if w not in marks]
+        if not lines:
+            self.f.ask("parallel: runs the command lines it reads from its input", True)
+        for word, dyn in lines:
+            shell_string(self.f, word, dyn, self.depth, show(self.argv))
+        return DONE
 
     def long(self, i: int) -> int:
         arg = self.argv[i]
@@ -253,6 +269,10 @@ class Peeler:
             self.f.change_dir(None if dyn or value is None else value)
         elif action == "write" and value is not None:
             self.f.ask(f"{self.name}: writes a file ({option})")
+            if dyn:
+                self.f.ask(f"{self.name}: writes a file named only at run time", True)
+            else:
+                write_target(self.f, value, self.name)
         elif action == "read" and value is not None and not dyn:
             read_path(self.f, value)
         elif action == "replace":
@@ -345,7 +365,7 @@ def check_env_name(f: Findings, name: str, value: str | None, *, prefix: bool = 
     in front of a program any variable not known to be harmless asks."""
     if SAFE_ENV.match(name) or (value is not None and SAFE_VALUE.fullmatch(f"{name}={value}")):
         return
-    if HIJACK_VARS.match(name):
+    if HIJACK_VARS.match(name) or (prefix and HIJACK_LIKE.search(name)):
         f.ask(f"sets {name}, which changes how programs run", dangerous=True)
     elif prefix:
         f.ask(f"sets {name} for a program (its effect is not modelled)")

@@ -9,12 +9,14 @@ import codecs
 import re
 from typing import Any
 
-from swebash.safety.model import Word, text
+from swebash.safety.classify.model import Word, text
 
 BRACES = re.compile(r"\{[^{}]*(,|\.\.)[^{}]*\}")
 
 
 def unescape_word(raw: str) -> str:
+    if "\\" not in raw:
+        return raw
     out: list[str] = []
     i = 0
     while i < len(raw):
@@ -53,7 +55,9 @@ def word_of(node: Any) -> Word:
         for child in node.named_children:
             if child.type != "string_content":
                 return Word(source, True, source)
-            parts.append(re.sub(r"\\([$`\"\\\n])", r"\1", text(child)))
+            content = text(child)
+            parts.append(re.sub(r"\\([$`\"\\\n])", r"\1", content) if "\\" in content
+                         else content)
         return Word("".join(parts), False, source)
     if kind == "array":
         elements = [word_of(child) for child in node.named_children]
