@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from swebash import __version__
+
+if TYPE_CHECKING:
+    from swebash.config import Paths
+    from swebash.shell.startup import Startup
 
 HELP = """\
 usage: swebash [options]                 interactive shell
@@ -23,16 +27,24 @@ usage: swebash [options]                 interactive shell
        CMDS | swebash [options]          run lines like `bash -s`
        swebash policy check [--json] -- COMMAND...
        swebash policy check-path [--write] [--json] PATH
+       swebash --install-shell           add swebash to /etc/shells (for chsh)
 
-options:
+options (bash's, with bash's meaning; single letters combine: -ilc, -lic, -xec):
   -c COMMAND        run COMMAND and exit with its status
-  -l, --login       behave as a login shell (source /etc/profile and ~/.profile)
-  --norc            do not source ~/.swebashrc
+  -l, --login       a login shell: /etc/profile, then ~/.bash_profile, ~/.bash_login or
+                    ~/.profile (also when started as -swebash, as login and sshd do)
   -i                interactive even when stdin is not a terminal
   -s                read commands from standard input
+  --noprofile       a login shell reads no profile files
+  --norc            do not read /etc/bash.bashrc, ~/.bashrc and ~/.swebashrc
+  --rcfile FILE     read FILE instead of ~/.bashrc and ~/.swebashrc
+  --posix           bash's posix mode
+  -x -e -u ...      set's options; -o OPTION / +o OPTION as for set
+  -O OPTION         shopt -s OPTION (+O: shopt -u)
   --yes             non-interactive AI may run commands the safety gate would ask about
   --yes-dangerous   ... including dangerous ones (implies --yes)
   --continue        AI lines continue the last conversation begun in this directory
+  --install-shell   add this swebash to /etc/shells (needs root; asks nothing else)
   --version         print the version
   -h, --help        this help
 
@@ -43,6 +55,12 @@ AI (in the shell, in -c and in piped input):
   ai help           the AI builtins: ai status, ai reset, ai model, ai explain CMD, ...
 """
 
+SET_FLAGS = frozenset("abefhkmnptuvxBCEHPT")  # the one-letter options of bash's `set`
+BASH_LONG_FLAGS = {"--login": "login", "--noprofile": "noprofile", "--norc": "norc",
+                   "--posix": "posix"}
+OWN_LONG_FLAGS = {"--yes": "yes", "--continue": "continue_last", "--install-shell":
+                  "install_shell"}
+
 
 class Options:
     def __init__(self) -> None:
@@ -51,12 +69,29 @@ class Options:
         self.args: list[str] = []
         self.login = False
         self.norc = False
+        self.noprofile = False
+        self.rcfile: str | None = None
+        self.posix = False
+        self.set_words: list[str] = []  # for bash's `set`: "-x", "-o", "pipefail", "+e"
+        self.shopt_words: list[tuple[bool, str]] = []  # -O NAME (True), +O NAME (False)
         self.interactive = False
         self.stdin = False
         self.yes = False
         self.yes_dangerous = False
         self.continue_last = False
+        self.install_shell = False
         self.closed_fds: tuple[int, ...] = ()  # std fds the caller closed (see reserve_std_fds)
+
+    def bash_options(self) -> list[str]:
+        """The options as bash takes them (long ones first), for the bash that runs -c, FILE
+        and piped input."""
+        words = [*(["--noprofile"] if self.noprofile else []), *(["--norc"] if self.norc else []),
+                 *(["--rcfile", self.rcfile] if self.rcfile is not None else []),
+                 *(["--posix"] if self.posix else []), *(["-l"] if self.login else []),
+                 *(["-i"] if self.interactive else []), *self.set_words]
+        for on, name in self.shopt_words:
+            words += ["-O" if on else "+O", name]
+        return words
 
 
 class UsageError(Exception):
@@ -64,49 +99,79 @@ class UsageError(Exception):
 
 
 def parse(argv: list[str], argv0: str) -> Options:
+    """Bash's invocation syntax: long options, then single-letter ones (combinable, ``-o``
+    and ``-O`` take the next word), then ``--`` or ``-`` or the first operand. With ``-c`` the
+    first operand is the command and the rest are ``$0 $1 …``; otherwise it is a script."""
     opts = Options()
     opts.login = os.path.basename(argv0).startswith("-")
+    want_command = False
     i = 0
     while i < len(argv):
         arg = argv[i]
-        if arg == "--":
-            i += 1
+        i += 1
+        if arg in ("--", "-"):
             break
-        if not arg.startswith("-") or arg == "-":
-            break
-        if arg == "-c":
-            if i + 1 >= len(argv):
-                raise UsageError("-c: option requires an argument")
-            opts.command = argv[i + 1]
-            opts.args = argv[i + 2:]
-            return opts
-        if arg in ("-l", "--login"):
-            opts.login = True
-        elif arg == "--norc":
-            opts.norc = True
-        elif arg == "-i":
-            opts.interactive = True
-        elif arg == "-s":
-            opts.stdin = True
-        elif arg == "--yes":
-            opts.yes = True
+        if arg in BASH_LONG_FLAGS:
+            setattr(opts, BASH_LONG_FLAGS[arg], True)
+        elif arg in OWN_LONG_FLAGS:
+            setattr(opts, OWN_LONG_FLAGS[arg], True)
         elif arg == "--yes-dangerous":
             opts.yes = opts.yes_dangerous = True
-        elif arg == "--continue":
-            opts.continue_last = True
-        elif len(arg) > 2 and arg[0] == "-" and arg[1] != "-" and set(arg[1:]) <= set("lis"):
-            opts.login |= "l" in arg
-            opts.interactive |= "i" in arg
-            opts.stdin |= "s" in arg
-        else:
+        elif arg in ("--rcfile", "--init-file"):
+            if i >= len(argv):
+                raise UsageError(f"{arg}: option requires an argument")
+            opts.rcfile = argv[i]
+            i += 1
+        elif arg == "--verbose":
+            opts.set_words.append("-v")
+        elif len(arg) > 1 and arg[0] in "-+" and arg[1] != "-":
+            i, want_command = _letters(opts, arg, argv, i, want_command)
+        elif arg.startswith("-") and len(arg) > 1:
             raise UsageError(f"unknown option {arg} (try swebash --help)")
-        i += 1
+        else:
+            i -= 1
+            break
     rest = argv[i:]
-    if rest and not opts.stdin:
+    if want_command:
+        if not rest:
+            raise UsageError("-c: option requires an argument")
+        opts.command, opts.args = rest[0], rest[1:]
+    elif rest and not opts.stdin:
         opts.file, opts.args = rest[0], rest[1:]
     else:
         opts.args = rest
     return opts
+
+
+def _letters(opts: Options, arg: str, argv: list[str], i: int,
+             want_command: bool) -> tuple[int, bool]:
+    """One word of single-letter options (``-ilc``, ``+x``, ``-eo pipefail``); returns the
+    index of the next word and whether -c was given."""
+    sign = arg[0]
+    for letter in arg[1:]:
+        if letter in "oO":
+            if i >= len(argv):
+                raise UsageError(f"{sign}{letter}: option requires an argument")
+            name = argv[i]
+            i += 1
+            if letter == "o":
+                opts.set_words += [sign + "o", name]
+            else:
+                opts.shopt_words.append((sign == "-", name))
+        elif sign == "-" and letter in "cils":
+            if letter == "c":
+                want_command = True
+            elif letter == "i":
+                opts.interactive = True
+            elif letter == "l":
+                opts.login = True
+            else:
+                opts.stdin = True
+        elif letter in SET_FLAGS:
+            opts.set_words.append(sign + letter)
+        else:
+            raise UsageError(f"unknown option {sign}{letter} (try swebash --help)")
+    return i, want_command
 
 
 def reserve_std_fds() -> tuple[int, ...]:
@@ -175,18 +240,34 @@ def main(argv: list[str] | None = None) -> int:
 def dispatch(opts: Options) -> int:
     from swebash import batch
 
+    if opts.install_shell:
+        from swebash.loginshell import install_shell
+
+        return install_shell()
     if opts.command is not None:
-        return batch.run_command(opts.command, opts.args, login=opts.login, yes=opts.yes,
-                                 yes_dangerous=opts.yes_dangerous, closed_fds=opts.closed_fds,
-                                 continue_last=opts.continue_last)
+        return batch.run_command(opts.command, opts.args, bash_options=opts.bash_options(),
+                                 yes=opts.yes, yes_dangerous=opts.yes_dangerous,
+                                 closed_fds=opts.closed_fds, continue_last=opts.continue_last)
     if opts.file is not None:
-        return batch.run_file(opts.file, opts.args, login=opts.login,
+        return batch.run_file(opts.file, opts.args, bash_options=opts.bash_options(),
                               closed_fds=opts.closed_fds)
     if not opts.interactive and (opts.stdin or not os.isatty(0)):
-        return batch.run_piped(login=opts.login, yes=opts.yes,
+        return batch.run_piped(bash_options=opts.bash_options(), yes=opts.yes,
                                yes_dangerous=opts.yes_dangerous,
                                continue_last=opts.continue_last, args=opts.args)
     return interactive(opts)
+
+
+def startup_of(opts: Options, paths: Paths) -> Startup:
+    """Which startup files the interactive shell reads (see swebash/shell/startup.py)."""
+    from swebash.shell.startup import Startup
+
+    system_bashrc = str(paths.system_bashrc) if paths.system_bashrc.exists() else None
+    return Startup(login=opts.login, profile=not opts.noprofile, rc=not opts.norc,
+                   rcfile=opts.rcfile, posix=opts.posix, set_words=tuple(opts.set_words),
+                   shopt_words=tuple(opts.shopt_words),
+                   system_profile=str(paths.system_profile), system_bashrc=system_bashrc,
+                   swebashrc=str(paths.rc_file))
 
 
 def interactive(opts: Options) -> int:
@@ -204,8 +285,7 @@ def interactive(opts: Options) -> int:
     # wrong width. The window size is asked of the terminal, and bash keeps its own COLUMNS.
     for name in ("COLUMNS", "LINES"):
         os.environ.pop(name, None)
-    rcfile = None if opts.norc else config.paths.rc_file
-    session = ShellSession.start(rcfile=rcfile, login=opts.login)
+    session = ShellSession.start(startup=startup_of(opts, config.paths))
     saved = early_prompt(config, session.cwd)
     try:
         from swebash.interactive.repl import run_interactive

@@ -44,11 +44,10 @@ __sb_prevhist= __sb_ready= __sb_userhist=1 __sb_fc=0
 # The user's own prompt (swebash/shell/userprompt.py): PS1/PS2 and PROMPT_COMMAND as the rc file
 # or a command left them. __sb_state runs the user's PROMPT_COMMAND as bash would before a
 # prompt and hands swebash ${PS1@P}; bash's own PS1 is only ever the ready marker.
-__sb_ps1= __sb_ps2= __sb_live=0 __sb_in_upc=0
+__sb_ps1= __sb_ps2= __sb_ps0= __sb_live=0 __sb_in_upc=0
 declare -a __sb_upc=()
 declare -A __sb_traps=()
 unset HISTFILE
-PS1='' PS2='' PS0=''
 # swebash's markers go to their own descriptor on the pty, so `exec >file`, `exec 1>&-` or
 # `exec > >(tee log)` (in the rc file or typed) leave the plumbing working
 exec 63>&1
@@ -115,17 +114,17 @@ __sb_adopt_pc() {
 # leave "$-, count of user prompt commands, PS1, PS2, PATH, names" for swebash.
 __sb_state() {
   __sb_adopt_pc
-  (( __sb_live )) && __sb_ps1=${PS1-} __sb_ps2=${PS2-}
+  (( __sb_live )) && __sb_ps1=${PS1-} __sb_ps2=${PS2-} __sb_ps0=${PS0-}
   __sb_live=0
   if (( ${#__sb_upc[@]} )); then
-    [[ ${PS1@a}${PS2@a} == *r* ]] || PS1=$__sb_ps1 PS2=$__sb_ps2
+    [[ ${PS1@a}${PS2@a} == *r* ]] || PS1=$__sb_ps1 PS2=$__sb_ps2 PS0=$__sb_ps0
     __sb_in_upc=1
     builtin local __sb_c
     for __sb_c in "${__sb_upc[@]}"; do
       [[ $- == *e* ]] || __sb_setstatus "$__sb_status"  # set -e would end the shell
       builtin eval "$__sb_c"
     done
-    __sb_ps1=${PS1-} __sb_ps2=${PS2-} __sb_in_upc=0
+    __sb_ps1=${PS1-} __sb_ps2=${PS2-} __sb_ps0=${PS0-} __sb_in_upc=0
     __sb_adopt_pc
   fi
   builtin local p1= p2=
@@ -163,7 +162,7 @@ __sb_pre() {
   __sb_seq=$1 __sb_emitted=0 __sb_kept=0 __sb_cmd= __sb_added=-1
   [[ -n ${2-} ]] && __sb_status=$2  # Ctrl-C at swebash's prompt: $? is 130, as in bash
   # the command sees the user's prompt (venv activate)
-  [[ ${PS1@a}${PS2@a} == *r* ]] || PS1=$__sb_ps1 PS2=$__sb_ps2
+  [[ ${PS1@a}${PS2@a} == *r* ]] || PS1=$__sb_ps1 PS2=$__sb_ps2 PS0=$__sb_ps0
   __sb_live=1
   IFS= builtin read -r -d '' __sb_cmd < "$__sb_dir/cmd" || :  # (set -e: EOF is not an error)
   __sb_line=$__sb_cmd
@@ -182,6 +181,8 @@ __sb_pre() {
   __sb_cmd=$'{ __sb_restore "$__sb_last"; } 2>/dev/null\n'$__sb_cmd
   __sb_cmd+=$'\n{ __sb_keep "$_"; } 2>/dev/null'
   builtin printf '\033]6973;%s;%s;%s;0;\007' "$__sb_nonce" "$__sb_seq" "$__sb_added" >&63
+  # PS0 after the line is read, before it runs, on stderr (as bash prints it)
+  [[ -z $__sb_ps0 ]] || builtin printf '%s' "${__sb_ps0@P}" >&2
   builtin return 0
 }
 __sb_restore() {
@@ -327,8 +328,8 @@ builtin unset __sb_aliases
 [[ $(builtin declare -f bind) == *__sb_rc_bind* ]] && builtin unset -f bind
 __sb_editing
 __sb_adopt_pc
-__sb_ps1=${PS1-} __sb_ps2=${PS2-}
-if [[ -o history ]]; then __sb_userhist=1; builtin set +o history; else __sb_userhist=0; fi
+__sb_ps1=${PS1-} __sb_ps2=${PS2-} __sb_ps0=${PS0-}
+[[ -o history ]] && builtin set +o history  # (whether the rc files left it on: startup.py)
 builtin unset HISTFILE
 PS1='' PS2='' PS0=''
 builtin export -n PS1 PS2 PS0
@@ -342,20 +343,11 @@ if [[ ${PROMPT_COMMAND@a} == *r* && ${PROMPT_COMMAND[0]-} != __sb_prompt ]]; the
 fi
 """
 
-LOGIN = r"""
-[[ -r /etc/profile ]] && . /etc/profile
-if [[ -r ~/.bash_profile ]]; then . ~/.bash_profile
-elif [[ -r ~/.bash_login ]]; then . ~/.bash_login
-elif [[ -r ~/.profile ]]; then . ~/.profile
-fi
-"""
-
-
 # swebash's state variables carry the session's nonce in their names, so nothing a user's rc
 # file does to a guessable name (`readonly __sb_seq`, `unset __sb_cmd`) reaches them
 STATE_VARS = ("cmd", "seq", "dir", "status", "traps", "ready", "ps1", "ps2", "nonce", "userhist",
               "upc", "fc", "emitted", "xtrace", "verbose", "quiet", "prevhist", "live", "kept",
-              "in_upc", "aliases", "added", "line", "last", "bc_loaded")
+              "in_upc", "aliases", "added", "line", "last", "bc_loaded", "ps0")
 STATE_NAME = re.compile(r"__sb_(" + "|".join(STATE_VARS) + r")(?![A-Za-z0-9_])")
 
 
@@ -364,18 +356,16 @@ def var(name: str, nonce: str) -> str:
     return f"__sb_{name}_{nonce}"
 
 
-def render(nonce: str, private_dir: str, rcfile: str | None, login: bool) -> str:
+def render(nonce: str, private_dir: str, startup: str) -> str:
+    """The init file; ``startup`` is the bash text that reads the user's startup files
+    (``startup.Startup.script``). Bash sources the init file from its first PROMPT_COMMAND."""
     state = STATE.replace("@NONCE@", shlex.quote(nonce)).replace("@DIR@",
                                                                   shlex.quote(private_dir))
     parts = [state, FUNCS, COMPLETE, "PROMPT_COMMAND=(__sb_prompt)\n"]
-    if login:
-        parts.append(LOGIN)
-    if rcfile:
-        quoted = shlex.quote(rcfile)
-        parts.append("bind() { : __sb_rc_bind; }  # readline bindings mean nothing here\n")
-        parts.append(f"[[ -r {quoted} ]] && . {quoted}\n")
+    parts.append("bind() { : __sb_rc_bind; }  # readline bindings mean nothing here\n")
+    parts.append(startup)
     # the rc file may have unset or broken our functions: define them again, aliases off
     parts += [AFTER_RC, FUNCS, COMPLETE, AFTER_FUNCS]
-    if login:  # sourced by the first PROMPT_COMMAND: this prompt's markers come from here
-        parts.append("builtin export -n PROMPT_COMMAND\n__sb_state\n__sb_emit\n")
+    # sourced by the first PROMPT_COMMAND: this prompt's markers come from here
+    parts.append("builtin export -n PROMPT_COMMAND\n__sb_state\n__sb_emit\n")
     return STATE_NAME.sub(lambda m: var(m.group(1), nonce), "".join(parts))

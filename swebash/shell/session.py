@@ -59,6 +59,7 @@ from swebash.shell.pty import (
     take_pending_input,
     write_all,
 )
+from swebash.shell.startup import Startup, rcfile_only
 
 POLL = 0.2  # seconds between liveness checks while waiting for output
 # escape sequences (arrow keys…) and control bytes other than tab and newline
@@ -82,10 +83,8 @@ class _Wait:
 
 
 class ShellSession(HelperCalls):
-    def __init__(self, *, rcfile: str | None, login: bool, env: dict[str, str],
-                 cwd: str | None) -> None:
-        self._rcfile = rcfile
-        self._login = login
+    def __init__(self, *, startup: Startup, env: dict[str, str], cwd: str | None) -> None:
+        self._startup = startup
         self._env = env
         self.nonce = secrets.token_hex(8)
         self.dir = ""
@@ -111,21 +110,22 @@ class ShellSession(HelperCalls):
         init = Path(self.dir) / "init.bash"
         fd = os.open(init, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as handle:
-            handle.write(bashinit.render(self.nonce, self.dir, self._rcfile, self._login))
+            handle.write(bashinit.render(self.nonce, self.dir, self._startup.script()))
         for name in ("ack", "hidden"):
             os.mkfifo(Path(self.dir) / name, 0o600)
         # read-write so that opening never blocks and writes wait in the fifo until read
         self.ack_fd = os.open(Path(self.dir) / "ack", os.O_RDWR | os.O_NONBLOCK)
         self.hidden_fd = os.open(Path(self.dir) / "hidden", os.O_RDWR | os.O_NONBLOCK)
         bash = shutil.which("bash", path=self._env.get("PATH")) or "/bin/bash"
-        env = self._env
-        if self._login:
-            # $0 is "-bash" and `shopt login_shell` on, as for a login bash; a login bash
-            # reads no --rcfile, so the init file comes in through the first PROMPT_COMMAND
-            argv = ["-bash", "--noediting", "--noprofile", "-i"]
-            env = {**env, "PROMPT_COMMAND": f". {shlex.quote(str(init))}"}
-        else:  # $0 is "bash", as in a terminal
-            argv = ["bash", "--noediting", "--noprofile", "--rcfile", str(init), "-i"]
+        # bash reads no startup file itself: the init file comes in through the first
+        # PROMPT_COMMAND and reads them (startup.py). $0 is "-bash" and `shopt login_shell`
+        # on for a login shell, as for a login bash; "bash" otherwise, as in a terminal.
+        # History starts off: after PROMPT_COMMAND bash puts back the recording state it had
+        # before, so a `set +o history` in the init file would not last (startup.py turns it
+        # on for the startup files, the init file off again for swebash's control lines).
+        argv = ["-bash" if self._startup.login else "bash", "--noediting", "--noprofile",
+                "--norc", "+o", "history", "-i"]
+        env = {**self._env, "PROMPT_COMMAND": f". {shlex.quote(str(init))}"}
         self.pid, self.master, self.slave = spawn(bash, argv, env, cwd)
         self.parser = MarkerParser(self.nonce)
         self._seq = 0
@@ -136,13 +136,17 @@ class ShellSession(HelperCalls):
     # ------------------------------------------------------------------ lifecycle
 
     @classmethod
-    def start(cls, *, rcfile: Path | None, login: bool = False,
+    def start(cls, *, rcfile: Path | None = None, startup: Startup | None = None,
               env: Mapping[str, str] | None = None, cwd: str | None = None) -> ShellSession:
-        """Fork bash now; it boots while the caller goes on (see ``wait_ready``)."""
+        """Fork bash now; it boots while the caller goes on (see ``wait_ready``). ``startup``
+        says which startup files it reads (the interactive shell's rule); ``rcfile`` alone
+        means that one file and nothing else."""
         environ = dict(os.environ if env is None else env)
         environ.setdefault("TERM", "xterm-256color")
         environ["SWEBASH"] = "1"
-        return cls(rcfile=str(rcfile) if rcfile else None, login=login, env=environ, cwd=cwd)
+        if startup is None:
+            startup = rcfile_only(str(rcfile) if rcfile else None)
+        return cls(startup=startup, env=environ, cwd=cwd)
 
     def wait_ready(self) -> None:
         """Wait for bash's first prompt, showing what the rc file prints; however slow the rc
@@ -167,6 +171,10 @@ class ShellSession(HelperCalls):
             if last != b"\n":  # "^C" of an interrupted rc file: the prompt starts a line
                 write_all(self.stdout_fd, b"\r\n")
             self._ready = True
+            # The startup files ran inside bash's first PROMPT_COMMAND, after bash had looked
+            # at TMOUT for this read: one empty round trip, and bash waits at a prompt that
+            # knows everything they set, as a bash that has just started does.
+            self._hidden(":", 5.0)
 
     def restart(self) -> None:
         """A fresh bash (state is lost; the command context is kept)."""
