@@ -201,8 +201,32 @@ def reserve_std_fds() -> tuple[int, ...]:
     return tuple(closed)
 
 
+def launch() -> None:
+    """Entry of the compiled launcher (launcher/swebash.c), which runs ``python -c … ARGV0
+    ARGS…``: sys.argv is ["-c", ARGV0, ARGS…], and ARGV0 says whether this is a login
+    shell."""
+    sys.argv = sys.argv[1:] or ["swebash"]
+    raise SystemExit(main())
+
+
+def undo_locale_coercion() -> None:
+    """Python sets LC_CTYPE=C.UTF-8 in its own environment when it starts in the C locale
+    (PEP 538); bash and everything swebash starts must get the environment swebash was given.
+    The environment as exec'd is still in /proc/self/environ."""
+    if "LC_CTYPE" not in os.environ:
+        return
+    try:
+        with open("/proc/self/environ", "rb") as handle:
+            given = b"\0" + handle.read()
+    except OSError:
+        return
+    if b"\0LC_CTYPE=" not in given:
+        os.environ.pop("LC_CTYPE", None)
+
+
 def main(argv: list[str] | None = None) -> int:
     closed_fds = reserve_std_fds()
+    undo_locale_coercion()
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["--version"]:
         print(f"swebash {__version__}")
