@@ -1,18 +1,18 @@
-"""Entry point: parse options, pick a mode, start as fast as possible.
+"""Entry point: parse options (bash's, with bash's meaning), pick a mode, start fast.
 
-Startup budget (first prompt ≤ 150 ms): bash is forked first, so it boots while Python imports;
-the prompt text is written to the terminal at once, with the tty switched to no-echo,
-non-canonical input so keys typed meanwhile wait (unechoed, unprocessed) for prompt-toolkit,
-which then redraws the same prompt in place and reads them. The tty stays in that held mode
-between prompts (commands run on their own pty) and gets its original settings back on exit.
-Nothing of the AI half is imported here; non-interactive modes never import prompt-toolkit.
+Interactive start-up (interactive/firstprompt.py): the tty is held at once (keys typed wait,
+unechoed), bash is forked and reads the startup files while the line editor loads in a thread,
+the user's prompt is drawn as soon as bash is ready and typed keys are echoed until the editor
+takes over with them. The tty stays held between prompts (commands run on their own pty) and
+gets its original settings back on exit. Nothing of the AI half is imported here;
+non-interactive modes exec bash (or answer an AI line) and never import prompt-toolkit.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from swebash import __version__
 
@@ -295,30 +295,30 @@ def startup_of(opts: Options, paths: Paths) -> Startup:
 
 
 def interactive(opts: Options) -> int:
-    from swebash import config as config_mod
-    from swebash.shell.session import ShellSession
+    from swebash.interactive.firstprompt import hold_keys, restore_keys
 
-    config = config_mod.load()
-    config_mod.print_warnings(config)
-    if opts.continue_last:
-        print("swebash: --continue applies to -c and piped input; in the shell, "
-              "`ai resume` continues the newest conversation", file=sys.stderr)
-    exit_on_signals()
-    # An exported COLUMNS/LINES is a snapshot of some other terminal (test runners and some
-    # scripts export them); rich would trust it over the real window and wrap answers at the
-    # wrong width. The window size is asked of the terminal, and bash keeps its own COLUMNS.
-    for name in ("COLUMNS", "LINES"):
-        os.environ.pop(name, None)
-    session = ShellSession.start(startup=startup_of(opts, config.paths))
-    saved = early_prompt(config, session.cwd)
+    saved = hold_keys()  # at once: keys typed from now on wait for the prompt, unechoed
     try:
-        from swebash.interactive.repl import run_interactive
+        from swebash import config as config_mod
+        from swebash.interactive import firstprompt
+        from swebash.shell.session import ShellSession
 
-        if saved is not None:
-            os.write(1, b"\r\x1b[K")  # prompt-toolkit redraws the prompt on this same line
-        return run_interactive(config, session)
+        config = config_mod.load()
+        config_mod.print_warnings(config)
+        if opts.continue_last:
+            print("swebash: --continue applies to -c and piped input; in the shell, "
+                  "`ai resume` continues the newest conversation", file=sys.stderr)
+        exit_on_signals()
+        # An exported COLUMNS/LINES is a snapshot of some other terminal (test runners and
+        # some scripts export them); rich would trust it over the real window and wrap answers
+        # at the wrong width. The window size is asked of the terminal, and bash keeps its
+        # own COLUMNS.
+        for name in ("COLUMNS", "LINES"):
+            os.environ.pop(name, None)
+        session = ShellSession.start(startup=startup_of(opts, config.paths))
+        return firstprompt.run(config, session, held=saved is not None)
     finally:
-        restore_tty(saved)
+        restore_keys(saved)
 
 
 def exit_on_signals() -> None:
@@ -331,38 +331,3 @@ def exit_on_signals() -> None:
     from swebash import lifecycle
 
     lifecycle.exit_on_signals((signal.SIGHUP, signal.SIGTERM, signal.SIGQUIT))
-
-
-def early_prompt(config: object, cwd: str) -> list[Any] | None:
-    """Draw the prompt now and hold typed keys (no echo, no line editing) until it is live."""
-    if not (os.isatty(0) and os.isatty(1)):
-        return None
-    import termios
-
-    from swebash.config import Config
-    from swebash.interactive.prompt import plain, prompt_fragments
-
-    assert isinstance(config, Config)
-    try:
-        saved: list[Any] = termios.tcgetattr(0)
-        held = termios.tcgetattr(0)
-        # ISIG off too: a Ctrl-C typed while swebash starts is a key for the prompt (^C, $? 130)
-        # or for a slow rc file, never a SIGINT that would end swebash
-        held[3] &= ~(termios.ICANON | termios.ECHO | termios.ISIG)
-        termios.tcsetattr(0, termios.TCSANOW, held)
-    except termios.error:
-        return None
-    text = plain(prompt_fragments(cwd, str(config.paths.home), 0, config.prompt, False))
-    os.write(1, text.encode("utf-8", "replace"))
-    return saved
-
-
-def restore_tty(saved: list[Any] | None) -> None:
-    if saved is None:
-        return
-    import termios
-
-    try:
-        termios.tcsetattr(0, termios.TCSANOW, saved)
-    except termios.error:
-        pass

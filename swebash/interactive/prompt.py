@@ -21,12 +21,16 @@ import os
 import socket
 from pathlib import Path
 
-from prompt_toolkit.formatted_text import ANSI
-
 from swebash.config import PromptConfig
 from swebash.shell.userprompt import split_escapes
 
 Fragments = list[tuple[str, str]]
+# the default prompt's colours (prompt-toolkit style strings); the first prompt is drawn from
+# these before prompt-toolkit is loaded (``ansi_text``), then by prompt-toolkit, identically
+PROMPT_STYLE = {"userhost": "ansigreen bold", "cwd": "ansiblue bold", "git": "ansimagenta",
+                "status": "ansired bold"}
+_SGR = {"bold": "1", **{f"ansi{name}": str(30 + code) for code, name in enumerate(
+    ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"))}}
 ZERO_WIDTH = "[ZeroWidthEscape]"
 SAVE_CURSOR, RESTORE_CURSOR = "\x1b7", "\x1b8"
 
@@ -88,9 +92,21 @@ def plain(fragments: Fragments) -> str:
     return "".join(text for _, text in fragments)
 
 
+def ansi_text(fragments: Fragments) -> str:
+    """The default prompt's fragments as the terminal gets them (no prompt-toolkit needed)."""
+    out = []
+    for style, text in fragments:
+        words = PROMPT_STYLE.get(style.removeprefix("class:"), "").split() if style else []
+        codes = [_SGR[word] for word in words if word in _SGR]
+        out.append(f"\x1b[0;{';'.join(codes)}m{text}\x1b[0m" if codes else text)
+    return "".join(out)
+
+
 def user_prompt(expanded: str, color: bool = True) -> Fragments:
     """Fragments for a prompt bash expanded (``${PS1@P}``): colours as styles (dropped when
     ``color`` is off), every other escape zero-width, in place."""
+    from prompt_toolkit.formatted_text import ANSI  # (the first prompt is drawn without it)
+
     marked = []
     for kind, piece in split_escapes(expanded):
         if kind == "escape":

@@ -33,13 +33,12 @@ from swebash.interactive.history import (
     parse_bash_history,
 )
 from swebash.interactive.idle import IdleOutput
-from swebash.interactive.prompt import prompt_fragments
+from swebash.interactive.prompt import PROMPT_STYLE, prompt_fragments
 from swebash.interactive.shell_builtins import EXIT, ShellBuiltins
 from swebash.router import Ask, Builtin, Empty, Fix, ShellLine, Translate, route
 from swebash.shell.session import ShellSession
 
-STYLE = Style.from_dict({"userhost": "ansigreen bold", "cwd": "ansiblue bold",
-                         "git": "ansimagenta", "status": "ansired bold"})
+STYLE = Style.from_dict(PROMPT_STYLE)
 WARM_DELAY = 0.3
 
 
@@ -321,8 +320,9 @@ class Repl:
         self.ai.close()
 
 
-def run_interactive(config: Config, session: ShellSession) -> int:
-    repl = Repl(config, session)
+def run_interactive(config: Config, session: ShellSession, repl: Repl | None = None) -> int:
+    """The shell's loop; ``repl``: one built beforehand (see interactive/firstprompt.py)."""
+    repl = repl or Repl(config, session)
     try:
         session.wait_ready()
         repl.load_history()

@@ -48,11 +48,13 @@ from swebash.api import CommandRecord
 from swebash.errors import ShellDied
 from swebash.shell import bashinit
 from swebash.shell.context import CommandContext, OutputTail
+from swebash.shell.freshline import LineEnd, fresh_line
 from swebash.shell.helpers import HelperCalls
 from swebash.shell.markers import EchoFilter, Marker, MarkerParser, expected_echo
 from swebash.shell.pty import (
     copy_winsize,
     forward_winch,
+    get_winsize,
     raw_terminal,
     signal_keys,
     spawn,
@@ -100,6 +102,7 @@ class ShellSession(HelperCalls):
         self.on_editing_mode: Callable[[str], None] | None = None
         self.last_added_to_history = False
         self._shown_later = bytearray()  # output that arrived during a hidden helper
+        self.line_end = LineEnd()  # did the output shown last end its line? (freshline.py)
         self._launch(cwd)
         # however swebash ends (a SIGHUP while it is still starting, too): bash hung up, the
         # private dir removed
@@ -154,21 +157,20 @@ class ShellSession(HelperCalls):
         if self._ready:
             return
         with self.lock:
-            shown = False
             last = b"\n"
 
             def show(data: bytes) -> None:
-                nonlocal shown, last
-                if not shown:  # the early prompt gives way to what the rc file says
-                    write_all(self.stdout_fd, b"\r\x1b[K")
-                    shown = True
+                nonlocal last
                 write_all(self.stdout_fd, data)
+                self.line_end.feed(data)
                 last = data[-1:]
 
             wait = _Wait(0, forward=False, handover=False, echo=None, sink=show)
             with signal_keys(self.stdin_fd, on=False):  # Ctrl-C goes to the rc file, not to us
                 self._pump(wait, None, startup=True)
-            if last != b"\n":  # "^C" of an interrupted rc file: the prompt starts a line
+            if os.isatty(self.stdout_fd):  # a startup file's last line without its newline
+                self.fresh_line()
+            elif last != b"\n":  # "^C" of an interrupted rc file: the prompt starts a line
                 write_all(self.stdout_fd, b"\r\n")
             self._ready = True
             # The startup files ran inside bash's first PROMPT_COMMAND, after bash had looked
@@ -254,6 +256,7 @@ class ShellSession(HelperCalls):
             def show(data: bytes) -> None:
                 tail.add(data)
                 write_all(self.stdout_fd, data)
+                self.line_end.feed(data)
 
             started = time.time()
             t0 = time.monotonic()
@@ -261,9 +264,12 @@ class ShellSession(HelperCalls):
             wait = _Wait(seq, forward=True, handover=True, sink=show,
                          echo=EchoFilter(expected_echo(wire.encode())))
             write_all(self.master, wire.encode())
+            self.line_end.start_line()  # the editor left the cursor on a line of its own
             with raw_terminal(self.stdin_fd), forward_winch(self.stdout_fd, self.master):
                 status = self._pump(wait, None)
             assert status is not None
+            if os.isatty(self.stdout_fd):
+                self.fresh_line()
             self.last_added_to_history = wait.added
         text, truncated = tail.text()
         result = CommandRecord(command=line, cwd=self._cwd, exit_status=status,
@@ -451,6 +457,14 @@ class ShellSession(HelperCalls):
             return bytes(out)
         finally:
             self.lock.release()
+
+    def fresh_line(self) -> None:
+        """Before a prompt: when the output shown last did not end its line, move to a fresh
+        one without losing it (zsh's PROMPT_SP, see freshline.py)."""
+        if not self.line_end.at_line_start():
+            _, columns = get_winsize(self.stdout_fd)
+            write_all(self.stdout_fd, fresh_line(columns, self._env.get("TERM") == "dumb"))
+        self.line_end.start_line()
 
     def take_late_output(self) -> bytes:
         """Output read while nobody was showing it (bash's last words before it exited)."""
