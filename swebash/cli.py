@@ -262,20 +262,24 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def dispatch(opts: Options) -> int:
-    from swebash import batch
-
     if opts.install_shell:
         from swebash.loginshell import install_shell
 
         return install_shell()
     if opts.command is not None:
+        from swebash import batch
+
         return batch.run_command(opts.command, opts.args, bash_options=opts.bash_options(),
                                  yes=opts.yes, yes_dangerous=opts.yes_dangerous,
                                  closed_fds=opts.closed_fds, continue_last=opts.continue_last)
     if opts.file is not None:
+        from swebash import batch
+
         return batch.run_file(opts.file, opts.args, bash_options=opts.bash_options(),
                               closed_fds=opts.closed_fds)
     if not opts.interactive and (opts.stdin or not os.isatty(0)):
+        from swebash import batch
+
         return batch.run_piped(bash_options=opts.bash_options(), yes=opts.yes,
                                yes_dangerous=opts.yes_dangerous,
                                continue_last=opts.continue_last, args=opts.args)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import sys
 import threading
 import unicodedata
 from typing import TYPE_CHECKING, Any
@@ -197,6 +198,10 @@ def run(config: Config, session: ShellSession, held: bool) -> int:
     """Start the interactive shell: the first prompt, then the REPL's loop."""
     early = EarlyPrompt(config, session) if held and not config.dumb_term else None
     loader = EditorLoader(config, session, terminal=held)
+    # while the loader imports (it holds the GIL), this thread gets it back within 1 ms, not 5,
+    # each time bash answers or a key comes
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(0.001)
     loader.start()
     try:
         session.wait_ready()
@@ -207,6 +212,7 @@ def run(config: Config, session: ShellSession, held: bool) -> int:
         early.draw()
         early.echo_until(loader.wake_read)
     repl = loader.result()
+    sys.setswitchinterval(switch)
     if early is not None:
         early.hand_over(loader.input)
     from swebash.interactive.repl import run_interactive

@@ -43,8 +43,8 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from swebash.api import CommandRecord
 from swebash.errors import ShellDied
 from swebash.shell import bashinit
 from swebash.shell.context import CommandContext, OutputTail
@@ -62,6 +62,9 @@ from swebash.shell.pty import (
     write_all,
 )
 from swebash.shell.startup import Startup, rcfile_only
+
+if TYPE_CHECKING:  # (swebash.api costs ~25 ms to import: not before the first prompt)
+    from swebash.api import CommandRecord
 
 POLL = 0.2  # seconds between liveness checks while waiting for output
 # escape sequences (arrow keys…) and control bytes other than tab and newline
@@ -271,6 +274,8 @@ class ShellSession(HelperCalls):
             if os.isatty(self.stdout_fd):
                 self.fresh_line()
             self.last_added_to_history = wait.added
+        from swebash.api import CommandRecord  # (loaded with the line editor, not before)
+
         text, truncated = tail.text()
         result = CommandRecord(command=line, cwd=self._cwd, exit_status=status,
                                started_at=started,
