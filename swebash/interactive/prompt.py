@@ -108,11 +108,18 @@ def user_prompt(expanded: str, color: bool = True) -> Fragments:
     from prompt_toolkit.formatted_text import ANSI  # (the first prompt is drawn without it)
 
     marked = []
-    for kind, piece in split_escapes(expanded):
+    escapes: list[str] = []  # one \x01…\x02 group for escapes in a row: prompt-toolkit's ANSI
+    for kind, piece in split_escapes(expanded):  # takes a \x01 right after a \x02 for text
         if kind == "escape":
-            marked.append("\x01" + piece.replace("\x02", "") + "\x02")
-        elif kind == "text" or color:
+            escapes.append(piece.replace("\x01", "").replace("\x02", ""))
+            continue
+        if escapes:
+            marked.append("\x01" + "".join(escapes) + "\x02")
+            escapes.clear()
+        if kind == "text" or color:
             marked.append(piece)
+    if escapes:
+        marked.append("\x01" + "".join(escapes) + "\x02")
     fragments: Fragments = [(style, text) for style, text, *_ in
                             ANSI("".join(marked)).__pt_formatted_text__()]
     return _escapes_after_last_character(fragments)
