@@ -356,16 +356,17 @@ def var(name: str, nonce: str) -> str:
     return f"__sb_{name}_{nonce}"
 
 
-def render(nonce: str, private_dir: str, startup: str) -> str:
+def render(nonce: str, private_dir: str, startup: str, finish: str = "") -> str:
     """The init file; ``startup`` is the bash text that reads the user's startup files
-    (``startup.Startup.script``). Bash sources the init file from its first PROMPT_COMMAND."""
+    (``startup.Startup.script``), ``finish`` what goes after swebash's functions are defined.
+    Bash sources the init file from its first PROMPT_COMMAND."""
     state = STATE.replace("@NONCE@", shlex.quote(nonce)).replace("@DIR@",
                                                                   shlex.quote(private_dir))
     parts = [state, FUNCS, COMPLETE, "PROMPT_COMMAND=(__sb_prompt)\n"]
     parts.append("bind() { : __sb_rc_bind; }  # readline bindings mean nothing here\n")
     parts.append(startup)
     # the rc file may have unset or broken our functions: define them again, aliases off
-    parts += [AFTER_RC, FUNCS, COMPLETE, AFTER_FUNCS]
+    parts += [AFTER_RC, FUNCS, COMPLETE, AFTER_FUNCS, finish]
     # sourced by the first PROMPT_COMMAND: this prompt's markers come from here
     parts.append("builtin export -n PROMPT_COMMAND\n__sb_state\n__sb_emit\n")
     return STATE_NAME.sub(lambda m: var(m.group(1), nonce), "".join(parts))

@@ -116,7 +116,8 @@ class ShellSession(HelperCalls):
         init = Path(self.dir) / "init.bash"
         fd = os.open(init, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as handle:
-            handle.write(bashinit.render(self.nonce, self.dir, self._startup.script()))
+            handle.write(bashinit.render(self.nonce, self.dir, self._startup.script(),
+                                         self._startup.finish()))
         for name in ("ack", "hidden"):
             os.mkfifo(Path(self.dir) / name, 0o600)
         # read-write so that opening never blocks and writes wait in the fifo until read

@@ -60,27 +60,38 @@ class Startup:
         return found
 
     def script(self) -> str:
-        """Bash text that sets the options and reads the files (part of the init file)."""
+        """Bash text that sets the options and reads the files (part of the init file).
+
+        One group, parsed before it runs: bash records the lines it reads while history is on
+        (the files' own lines are read apart and never recorded, as in bash), and the files see
+        history on, as an interactive bash's do; whether they left it on is kept. swebash's own
+        lines send their trace to /dev/null, so ``-x`` shows the files' commands only."""
         lines = ["builtin set -o history"]
         if self.posix:
             lines.append("builtin set -o posix")
-        if self.set_words:
-            lines.append("builtin set " + " ".join(shlex.quote(w) for w in self.set_words))
         for on, name in self.shopt_words:
             lines.append(f"builtin shopt {'-s' if on else '-u'} {shlex.quote(name)}")
+        if self.set_words:
+            lines.append("builtin set " + " ".join(shlex.quote(w) for w in self.set_words))
         for choices in self.files():
-            tests = [f"if [[ -r {choices[0]} ]]; then . {choices[0]}"]
-            tests += [f"elif [[ -r {name} ]]; then . {name}" for name in choices[1:]]
+            tests = [f"if {{ [[ -r {choices[0]} ]]; }} 2>/dev/null; then . {choices[0]}"]
+            tests += [f"elif {{ [[ -r {name} ]]; }} 2>/dev/null; then . {name}"
+                      for name in choices[1:]]
             lines.append("\n".join(tests) + "\nfi")
         if not self.login and self.rc and self.posix:
-            lines.append('[[ -n ${ENV-} && -r ${ENV} ]] && . "$ENV"')
-        lines.append(f"[[ ${{PS1-}} == {shlex.quote(BASH_DEFAULT_PS1)} ]] && PS1=")
-        lines.append("if [[ -o history ]]; then __sb_userhist=1; else __sb_userhist=0; fi")
-        lines.append("builtin set +o history")
-        # One group, parsed before it runs: bash records the lines it reads while history is on
-        # (the files' own lines are read apart, and never recorded, as in bash); the files see
-        # history on, as an interactive bash's do, and whether they left it on is kept.
+            lines.append('if { [[ -n ${ENV-} && -r ${ENV} ]]; } 2>/dev/null; then . "$ENV"; fi')
+        lines.append("{ " + "; ".join([
+            f"[[ ${{PS1-}} != {shlex.quote(BASH_DEFAULT_PS1)} ]] || PS1=",
+            "if [[ -o history ]]; then __sb_userhist=1; else __sb_userhist=0; fi",
+            "builtin set +o history",
+            # posix mode refuses swebash's `trap` wrapper (a special builtin's name): it goes
+            # back on after swebash's functions are defined (``finish``)
+            *(["builtin set +o posix"] if self.posix else [])]) + "; } 2>/dev/null")
         return "{\n" + "\n".join(lines) + "\n}\n"
+
+    def finish(self) -> str:
+        """Bash text for the end of the init file, after swebash's functions."""
+        return "builtin set -o posix\n" if self.posix else ""
 
 
 def rcfile_only(path: str | None) -> Startup:
