@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import getpass
 import os
-import socket
 from pathlib import Path
 
 from swebash.config import PromptConfig
@@ -64,7 +63,7 @@ def who() -> tuple[str, str]:
         user = getpass.getuser()
     except Exception:
         user = "?"
-    return user, socket.gethostname().split(".")[0]
+    return user, os.uname().nodename.split(".")[0]  # gethostname(), without socket
 
 
 def prompt_fragments(cwd: str, home: str, status: int, config: PromptConfig,

@@ -33,7 +33,6 @@ import contextlib
 import errno
 import os
 import re
-import secrets
 import select
 import shlex
 import shutil
@@ -91,7 +90,7 @@ class ShellSession(HelperCalls):
     def __init__(self, *, startup: Startup, env: dict[str, str], cwd: str | None) -> None:
         self._startup = startup
         self._env = env
-        self.nonce = secrets.token_hex(8)
+        self.nonce = os.urandom(8).hex()  # what secrets.token_hex does, without its imports
         self.dir = ""
         self.pid = self.master = self.slave = self.ack_fd = self.hidden_fd = -1
         self._typeahead = b""
