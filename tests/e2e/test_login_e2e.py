@@ -147,3 +147,18 @@ def test_install_shell_adds_the_launcher_once(hermetic_env: Path, tmp_path: Path
     missing = plain_env(hermetic_env, tmp_path / "no-such-dir")  # cannot be written: one line
     out, err, status = run([SWEBASH, "--install-shell"], missing, hermetic_env)
     assert status == 1 and out == "" and err.count("\n") == 1 and "cannot write" in err
+
+
+def test_interactive_options_apply_before_the_startup_files(spawn: object,
+                                                            hermetic_env: Path) -> None:
+    (hermetic_env / ".bashrc").write_text("echo not read in posix mode\n")
+    (hermetic_env / "env.sh").write_text('echo "rc sees: $-"\nFROM_RC=1\n')
+    assert callable(spawn)  # posix mode: $ENV instead of ~/.bashrc, as bash reads it
+    term = spawn(["--posix", "-x", "-O", "extglob", "-o", "pipefail"],
+                 env={"ENV": str(hermetic_env / "env.sh")})
+    term.run("shopt -qo posix && shopt -q extglob && shopt -qo pipefail && echo all-set")
+    text = term.text()
+    # bash -x traces the rc file's commands (and nothing of swebash's around them)
+    assert "rc sees: " in text and "x" in text.split("rc sees: ")[1].split()[0]
+    assert "FROM_RC=1" in text and "all-set" in text
+    assert "__sb" not in text and "special builtin" not in text and "not read" not in text
