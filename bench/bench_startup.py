@@ -74,10 +74,22 @@ def ilc_env_ms(shell: str, env: dict[str, str]) -> float:
     return statistics.median(samples) * 1000
 
 
+def reference_ms(argv: list[str]) -> float:
+    samples = []
+    for _ in range(RUNS):
+        started = time.perf_counter()
+        subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True)
+        samples.append(time.perf_counter() - started)
+    return statistics.median(samples) * 1000
+
+
 def main() -> int:
     home = home_with_stock_files()
     env = env_for(home)
     try:
+        python = reference_ms([sys.executable, "-c", "pass"])
+        print(f"for scale, on this machine now: `python -c pass` {python:.0f} ms "
+              f"(the machine is shared: figures vary with its load)")
         for label, extra in (("stock ~/.bashrc", []), ("--norc", ["--norc"])):
             ours = starts([SWEBASH, *extra], env)
             theirs = starts([BASH, *extra, "-i"], env)

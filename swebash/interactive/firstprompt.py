@@ -190,8 +190,12 @@ class EarlyPrompt:
         up = sum(max(1, -(-width // cols)) for width in self.lines[:-1])
         up += max(0, self.lines[-1] + self.echoed - 1) // cols
         write_all(1, b"\r" + (f"\x1b[{up}A".encode() if up else b""))
-        if replay is not None and self.typed:
-            replay.replay(bytes(self.typed))
+        typed = bytes(self.typed)
+        enter = min((i for i in (typed.find(b"\r"), typed.find(b"\n")) if i >= 0), default=-1)
+        if enter >= 0:  # the editor gets the line; what follows goes to the command it runs
+            typed, self.session.keys_after_enter = typed[:enter + 1], typed[enter + 1:]
+        if replay is not None and typed:
+            replay.replay(typed)
 
 
 def run(config: Config, session: ShellSession, held: bool) -> int:

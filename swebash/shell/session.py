@@ -105,6 +105,9 @@ class ShellSession(HelperCalls):
         self.last_added_to_history = False
         self._shown_later = bytearray()  # output that arrived during a hidden helper
         self.line_end = LineEnd()  # did the output shown last end its line? (freshline.py)
+        # keys typed after the first Enter, before the line editor was up: the command that
+        # line runs gets them, as if typed while it ran (a Ctrl-Z stops it, as in bash)
+        self.keys_after_enter = b""
         self._launch(cwd)
         # however swebash ends (a SIGHUP while it is still starting, too): bash hung up, the
         # private dir removed
@@ -352,6 +355,9 @@ class ShellSession(HelperCalls):
         if marker.started:
             if marker.seq == wait.seq:
                 wait.stdin_open = wait.forward
+                if wait.forward and self.keys_after_enter:  # typed before the editor was up
+                    write_all(self.master, self.keys_after_enter)
+                    self.keys_after_enter = b""
                 wait.added = marker.status != -1
                 with contextlib.suppress(OSError):  # bash has read the typed line
                     Path(self.dir, "cmd").unlink()

@@ -63,8 +63,7 @@ class Shell(Term):
 def shells(term_env: dict[str, str], tmp_path: Path) -> Iterator[Any]:
     """`make(rc)` starts swebash and bash -i with ``rc`` as ~/.bashrc (colours on)."""
     started: list[Shell] = []
-    work = tmp_path / "work"
-    work.mkdir()
+    work = Path(term_env["HOME"])  # `~` in the prompt: short, whatever the temp path
 
     def make(rc: str) -> tuple[Shell, Shell]:
         home = Path(term_env["HOME"])
