@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from swebash import __version__
 
@@ -299,19 +299,11 @@ def startup_of(opts: Options, paths: Paths) -> Startup:
 
 
 def interactive(opts: Options) -> int:
-    from swebash.interactive.firstprompt import hold_keys, restore_keys
-
     saved = hold_keys()  # at once: keys typed from now on wait for the prompt, unechoed
     try:
         from swebash import config as config_mod
-        from swebash.interactive import firstprompt
         from swebash.shell.session import ShellSession
 
-        config = config_mod.load()
-        config_mod.print_warnings(config)
-        if opts.continue_last:
-            print("swebash: --continue applies to -c and piped input; in the shell, "
-                  "`ai resume` continues the newest conversation", file=sys.stderr)
         exit_on_signals()
         # An exported COLUMNS/LINES is a snapshot of some other terminal (test runners and
         # some scripts export them); rich would trust it over the real window and wrap answers
@@ -319,10 +311,49 @@ def interactive(opts: Options) -> int:
         # own COLUMNS.
         for name in ("COLUMNS", "LINES"):
             os.environ.pop(name, None)
-        session = ShellSession.start(startup=startup_of(opts, config.paths))
+        # bash first: it reads the startup files while the rest of swebash loads
+        paths = config_mod.resolve_paths(os.environ)
+        session = ShellSession.start(startup=startup_of(opts, paths))
+        config = config_mod.load()
+        config_mod.print_warnings(config)
+        if opts.continue_last:
+            print("swebash: --continue applies to -c and piped input; in the shell, "
+                  "`ai resume` continues the newest conversation", file=sys.stderr)
+        from swebash.interactive import firstprompt
+
         return firstprompt.run(config, session, held=saved is not None)
     finally:
         restore_keys(saved)
+
+
+def hold_keys() -> list[Any] | None:
+    """No echo, no line editing, no signals on the tty (keys wait unread, a Ctrl-C typed while
+    swebash starts is a key for the prompt or for a slow rc file, never a SIGINT that ends
+    swebash); the settings to restore at exit, or None when stdin/stdout are not a tty. The
+    tty stays so between prompts (commands run on their own pty)."""
+    if not (os.isatty(0) and os.isatty(1)):
+        return None
+    import termios
+
+    try:
+        saved: list[Any] = termios.tcgetattr(0)
+        held = termios.tcgetattr(0)
+        held[3] &= ~(termios.ICANON | termios.ECHO | termios.ISIG)
+        termios.tcsetattr(0, termios.TCSANOW, held)
+    except termios.error:
+        return None
+    return saved
+
+
+def restore_keys(saved: list[Any] | None) -> None:
+    if saved is None:
+        return
+    import termios
+
+    try:
+        termios.tcsetattr(0, termios.TCSANOW, saved)
+    except termios.error:
+        pass
 
 
 def exit_on_signals() -> None:

@@ -28,7 +28,7 @@ import select
 import sys
 import threading
 import unicodedata
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from swebash.errors import ShellDied
 from swebash.interactive.prompt import ansi_text, plain, prompt_fragments
@@ -40,33 +40,6 @@ if TYPE_CHECKING:
     from swebash.interactive.editor_io import ReplayInput
     from swebash.interactive.repl import Repl
     from swebash.shell.session import ShellSession
-
-
-def hold_keys() -> list[Any] | None:
-    """No echo, no line editing, no signals on the tty (keys wait unread, a Ctrl-C typed while
-    swebash starts is a key for the prompt or for a slow rc file, never a SIGINT that ends
-    swebash); the settings to restore at exit, or None when stdin/stdout are not a tty."""
-    if not (os.isatty(0) and os.isatty(1)):
-        return None
-    import termios
-
-    try:
-        saved: list[Any] = termios.tcgetattr(0)
-        held = termios.tcgetattr(0)
-        held[3] &= ~(termios.ICANON | termios.ECHO | termios.ISIG)
-        termios.tcsetattr(0, termios.TCSANOW, held)
-    except termios.error:
-        return None
-    return saved
-
-
-def restore_keys(saved: list[Any] | None) -> None:
-    if saved is None:
-        return
-    import termios
-
-    with contextlib.suppress(termios.error):
-        termios.tcsetattr(0, termios.TCSANOW, saved)
 
 
 class EditorLoader(threading.Thread):
