@@ -3,9 +3,11 @@
 Design note. (1) Keys typed before the editor was up: swebash draws the first prompt and echoes
 keys while prompt-toolkit is still loading (see firstprompt.py), so those keys have already been
 read from the tty; they cannot be pushed back (TIOCSTI is gone from current kernels), and
-turning them into the buffer's default text would lose what they mean (Enter, Tab, Ctrl-C,
-arrows). ``ReplayInput`` hands them to prompt-toolkit's own VT100 parser before anything it
-reads from the tty, so they act exactly as if typed into the editor.
+making them the buffer's default text would lose what they mean (Enter, Tab, Ctrl-C, arrows).
+``ReplayInput`` hands them to prompt-toolkit's own VT100 parser before anything it reads from
+the tty, so they act exactly as if typed into the editor: the text already on the screen before
+the editor's first drawing (as prompt-toolkit's own typeahead), the keys after it once the
+history is loaded.
 (2) tmux (``scroll-on-clear``, on by default) and some other terminals copy the whole screen into
 the scrollback when "erase below" (ED 0) is sent with the cursor in the top-left cell. Each time
 prompt-toolkit redraws a prompt on the first row of the window (a new terminal, after
@@ -23,7 +25,9 @@ import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 
+from prompt_toolkit.input.typeahead import store_typeahead
 from prompt_toolkit.input.vt100 import Vt100Input
+from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.output import Output, create_output
 from prompt_toolkit.output.vt100 import Vt100_Output
@@ -36,8 +40,17 @@ class ReplayInput(Vt100Input):
         super().__init__(sys.stdin)
         self._replay = ""
 
-    def replay(self, typed: bytes) -> None:
-        self._replay += typed.decode("utf-8", "replace")
+    def replay(self, text: bytes, rest: bytes) -> None:
+        """``text``: keys the first prompt echoed (printable, Backspace), handled before the
+        editor first draws itself, so it draws them at once; ``rest``: keys after them, handled
+        once the history has loaded (an ↑ must find it)."""
+        if text:
+            keys: list[KeyPress] = []
+            parser = Vt100Parser(keys.append)
+            parser.feed(text.decode("utf-8", "replace"))
+            parser.flush()
+            store_typeahead(self, keys)  # prompt-toolkit's own: fed before its first drawing
+        self._replay += rest.decode("utf-8", "replace")
 
     def attach(self, input_ready_callback: Callable[[], None]) -> AbstractContextManager[None]:
         attached = super().attach(input_ready_callback)

@@ -7,17 +7,18 @@ milliseconds; a shell must show its prompt and echo keys about as soon as bash d
 not work: drawing a prompt before bash has read the startup files (only then is PS1 known —
 drawing swebash's default first and the user's later made the default flash); importing less
 (prompt-toolkit alone is most of the cost); pushing keys read early back into the tty
-(TIOCSTI is gone from current kernels); making them the editor's default text (Enter, Tab,
-Ctrl-C and arrows would lose their meaning). The chosen approach: bash is forked first; the
+(TIOCSTI is gone from current kernels); making them all the editor's default text (Enter,
+Tab, Ctrl-C and arrows would lose their meaning). The chosen approach: bash is forked first; the
 editor's modules are imported, and the editor built, in a background thread; the main thread
 waits for bash (showing what the startup files print), draws the prompt bash expanded — PS1
 exactly, escapes and all, or swebash's default prompt when there is none — and until the editor
 is ready echoes what is typed (printable text; Backspace erases it; any other key ends the echo,
 and what follows waits unechoed). The tty is held meanwhile (no echo, no line editing, no
 signals), so nothing else reaches the screen. Then the cursor goes back to where the prompt
-began, and the editor draws the same prompt in place (nothing visibly changes) and gets every
-key typed so far as its first input (editor_io.ReplayInput): they act exactly as if typed into
-it.
+began, and the editor draws the same prompt in place with the echoed text (nothing visibly
+changes): it gets every key typed so far as its first input (editor_io.ReplayInput), and they
+act exactly as if typed into it. Keys typed after the first
+Enter belong to the command that line runs, as in bash (a Ctrl-Z stops it).
 """
 
 from __future__ import annotations
@@ -96,9 +97,9 @@ class EarlyPrompt:
     def __init__(self, config: Config, session: ShellSession) -> None:
         self.config = config
         self.session = session
-        self.typed = bytearray()  # every byte read, echoed or not: the editor gets them all
-        self.echoed = 0  # characters of ``typed`` shown after the prompt
-        self.echoing = True
+        self.typed = bytearray()  # every byte read: the editor gets them all
+        self.shown: list[str] = []  # the text echoed after the prompt (Backspace applied)
+        self.echo_end: int | None = None  # where in ``typed`` the echo stopped
         self.lines: list[int] = [0]  # cell widths of the prompt's lines
 
     def draw(self) -> None:
@@ -131,26 +132,28 @@ class EarlyPrompt:
             self.keys(data)
 
     def keys(self, data: bytes) -> None:
+        start = len(self.typed)
         self.typed += data
-        if not self.echoing:
+        if self.echo_end is not None:
             return
         _, cols = get_winsize(1)
-        shown = bytearray()
-        for byte in data:
-            if 0x20 <= byte < 0x7f and self.lines[-1] + self.echoed + 1 < cols:
-                shown.append(byte)
-                self.echoed += 1
-            elif byte in (0x7f, 0x08) and self.echoed:
-                shown += b"\b \b"
-                self.echoed -= 1
+        out = bytearray()
+        for offset, byte in enumerate(data):
+            if 0x20 <= byte < 0x7f and self.lines[-1] + len(self.shown) + 1 < cols:
+                out.append(byte)
+                self.shown.append(chr(byte))
+            elif byte in (0x7f, 0x08) and self.shown:
+                out += b"\b \b"
+                self.shown.pop()
             else:  # anything else, or no room left: the editor shows it
-                self.echoing = False
+                self.echo_end = start + offset
                 break
-        if shown:
-            write_all(1, bytes(shown))
+        if out:
+            write_all(1, bytes(out))
 
     def hand_over(self, replay: ReplayInput | None) -> None:
-        """Put the cursor where the prompt began and give the editor the keys typed so far."""
+        """Put the cursor where the prompt began; the editor starts with the text echoed so far
+        and gets the keys typed after it as its first input."""
         while select.select([0], [], [], 0)[0]:
             try:
                 data = os.read(0, 4096)
@@ -161,14 +164,16 @@ class EarlyPrompt:
             self.typed += data
         _, cols = get_winsize(1)
         up = sum(max(1, -(-width // cols)) for width in self.lines[:-1])
-        up += max(0, self.lines[-1] + self.echoed - 1) // cols
+        up += max(0, self.lines[-1] + len(self.shown) - 1) // cols
         write_all(1, b"\r" + (f"\x1b[{up}A".encode() if up else b""))
         typed = bytes(self.typed)
-        enter = min((i for i in (typed.find(b"\r"), typed.find(b"\n")) if i >= 0), default=-1)
+        cut = len(typed) if self.echo_end is None else self.echo_end
+        text, rest = typed[:cut], typed[cut:]  # what was echoed, and the keys after it
+        enter = min((i for i in (rest.find(b"\r"), rest.find(b"\n")) if i >= 0), default=-1)
         if enter >= 0:  # the editor gets the line; what follows goes to the command it runs
-            typed, self.session.keys_after_enter = typed[:enter + 1], typed[enter + 1:]
-        if replay is not None and typed:
-            replay.replay(typed)
+            rest, self.session.keys_after_enter = rest[:enter + 1], rest[enter + 1:]
+        if replay is not None:
+            replay.replay(text, rest)
 
 
 def run(config: Config, session: ShellSession, held: bool) -> int:
