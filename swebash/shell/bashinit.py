@@ -1,4 +1,5 @@
-"""The rcfile the session's bash starts with.
+"""The init file of the session's bash (sourced by its first PROMPT_COMMAND; it reads the user's
+startup files in bash's order, see startup.py).
 
 How a command travels: swebash writes the user's text to a private file (0600 in a 0700 dir,
 unlinked as soon as bash has read it) and sends bash one short line,
