@@ -44,7 +44,7 @@ options (bash's, with bash's meaning; single letters combine: -ilc, -lic, -xec):
   --yes             non-interactive AI may run commands the safety gate would ask about
   --yes-dangerous   ... including dangerous ones (implies --yes)
   --continue        AI lines continue the last conversation begun in this directory
-  --install-shell   add this swebash to /etc/shells (needs root; asks nothing else)
+  --install-shell   add this swebash to /etc/shells (needs root)
   --version         print the version
   -h, --help        this help
 

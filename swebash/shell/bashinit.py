@@ -182,8 +182,10 @@ __sb_pre() {
   __sb_cmd=$'{ __sb_restore "$__sb_last"; } 2>/dev/null\n'$__sb_cmd
   __sb_cmd+=$'\n{ __sb_keep "$_"; } 2>/dev/null'
   builtin printf '\033]6973;%s;%s;%s;0;\007' "$__sb_nonce" "$__sb_seq" "$__sb_added" >&63
-  # PS0 after the line is read, before it runs, on stderr (as bash prints it)
-  [[ -z $__sb_ps0 ]] || builtin printf '%s' "${__sb_ps0@P}" >&2
+  # PS0 after the line is read, before it runs, on stderr (as bash prints it; not for a line
+  # that is only a comment)
+  if [[ -n $__sb_ps0 ]] && [[ $__sb_line == *$'\n'* || ! $__sb_line =~ ^[[:space:]]*(#.*)?$ ]]
+  then builtin printf '%s' "${__sb_ps0@P}" >&2; fi
   builtin return 0
 }
 __sb_restore() {

@@ -143,6 +143,7 @@ def test_prompt_set_by_a_command_never_shows(shell: Harness) -> None:
 def test_ps0_is_printed_after_the_line_is_read_before_it_runs(shell: Harness) -> None:
     shell.run("PS0='[ps0 $((1+1))]'")  # expanded as a prompt, each time, as bash does
     assert shell.run("echo x")[1] == "[ps0 2]x\r\n"
+    assert shell.run("# only a comment")[1] == ""  # bash prints no PS0 for it either
     shell.run("unset PS0")
     assert shell.run("echo y")[1] == "y\r\n"
 
