@@ -148,6 +148,7 @@ def _escapes_after_last_character(fragments: Fragments) -> Fragments:
                 out += line  # a prompt of escapes only: written with the first key typed
             else:
                 carried = tail
+                out += newline
         else:
             style, char = body[last]
             out += body[:last]
