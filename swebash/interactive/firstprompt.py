@@ -28,6 +28,7 @@ import os
 import select
 import sys
 import threading
+import time
 import unicodedata
 from typing import TYPE_CHECKING
 
@@ -98,6 +99,7 @@ class EarlyPrompt:
         self.config = config
         self.session = session
         self.typed = bytearray()  # every byte read: the editor gets them all
+        self.arrivals: list[tuple[int, float]] = []  # (offset in ``typed``, when it was read)
         self.shown: list[str] = []  # the text echoed after the prompt (Backspace applied)
         self.echo_end: int | None = None  # where in ``typed`` the echo stopped
         self.lines: list[int] = [0]  # cell widths of the prompt's lines
@@ -133,6 +135,7 @@ class EarlyPrompt:
 
     def keys(self, data: bytes) -> None:
         start = len(self.typed)
+        self.arrivals.append((start, time.monotonic()))
         self.typed += data
         if self.echo_end is not None:
             return
@@ -161,6 +164,7 @@ class EarlyPrompt:
                 break
             if not data:
                 break
+            self.arrivals.append((len(self.typed), time.monotonic()))
             self.typed += data
         _, cols = get_winsize(1)
         up = sum(max(1, -(-width // cols)) for width in self.lines[:-1])
@@ -171,9 +175,24 @@ class EarlyPrompt:
         text, rest = typed[:cut], typed[cut:]  # what was echoed, and the keys after it
         enter = min((i for i in (rest.find(b"\r"), rest.find(b"\n")) if i >= 0), default=-1)
         if enter >= 0:  # the editor gets the line; what follows goes to the command it runs
-            rest, self.session.keys_after_enter = rest[:enter + 1], rest[enter + 1:]
+            self.session.keys_after_enter = self.after(cut + enter + 1)
+            rest = rest[:enter + 1]
         if replay is not None:
             replay.replay(text, rest)
+
+
+    def after(self, offset: int) -> list[tuple[float, bytes]]:
+        """The keys from ``offset`` on, in the pieces they were read in, each with how long
+        after the piece holding ``offset - 1`` (the Enter) it came."""
+        bounds = [start for start, _ in self.arrivals] + [len(self.typed)]
+        pieces = []
+        enter_time = next(t for (start, t), end in zip(self.arrivals, bounds[1:], strict=True)
+                          if start < offset <= end)
+        for (start, when), end in zip(self.arrivals, bounds[1:], strict=True):
+            if end > offset:
+                keys = bytes(self.typed[max(start, offset):end])
+                pieces.append((max(0.0, when - enter_time), keys))
+        return pieces
 
 
 def run(config: Config, session: ShellSession, held: bool) -> int:

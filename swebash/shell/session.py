@@ -105,9 +105,11 @@ class ShellSession(HelperCalls):
         self.last_added_to_history = False
         self._shown_later = bytearray()  # output that arrived during a hidden helper
         self.line_end = LineEnd()  # did the output shown last end its line? (freshline.py)
-        # keys typed after the first Enter, before the line editor was up: the command that
-        # line runs gets them, as if typed while it ran (a Ctrl-Z stops it, as in bash)
-        self.keys_after_enter = b""
+        # keys typed after the first Enter, before the line editor was up, each with how long
+        # after the Enter: the command that line runs gets them as if typed while it ran, just
+        # as late (a Ctrl-Z typed 0.3 s after Enter stops it, as in bash)
+        self.keys_after_enter: list[tuple[float, bytes]] = []
+        self._keys_due: list[tuple[float, bytes]] = []
         self._launch(cwd)
         # however swebash ends (a SIGHUP while it is still starting, too): bash hung up, the
         # private dir removed
@@ -274,6 +276,9 @@ class ShellSession(HelperCalls):
             with raw_terminal(self.stdin_fd), forward_winch(self.stdout_fd, self.master):
                 status = self._pump(wait, None)
             assert status is not None
+            if self._keys_due:  # the command ended before they were due: the next prompt's
+                self._typeahead += b"".join(keys for _, keys in self._keys_due)
+                self._keys_due = []
             if os.isatty(self.stdout_fd):
                 self.fresh_line()
             self.last_added_to_history = wait.added
@@ -303,6 +308,8 @@ class ShellSession(HelperCalls):
         slow_rc = time.monotonic() + SLOW_RC
         while True:
             step = POLL if deadline is None else max(0.0, min(POLL, deadline - time.monotonic()))
+            if self._keys_due and wait.stdin_open:
+                step = self._deliver_due_keys(step)
             watch_keys = wait.stdin_open or (startup and time.monotonic() > slow_rc
                                              and os.isatty(self.stdin_fd))
             fds = [self.master] + ([self.stdin_fd] if watch_keys else [])
@@ -326,6 +333,13 @@ class ShellSession(HelperCalls):
                     raise ShellDied(f"bash exited with status {exited}", exited)
             if deadline is not None and time.monotonic() >= deadline:
                 return None
+
+    def _deliver_due_keys(self, step: float) -> float:
+        """Write the early keys whose time has come; the wait until the next one is due."""
+        now = time.monotonic()
+        while self._keys_due and self._keys_due[0][0] <= now:
+            write_all(self.master, self._keys_due.pop(0)[1])
+        return min(step, self._keys_due[0][0] - now) if self._keys_due else step
 
     def _keys(self, wait: _Wait, startup: bool) -> None:
         try:
@@ -356,8 +370,9 @@ class ShellSession(HelperCalls):
             if marker.seq == wait.seq:
                 wait.stdin_open = wait.forward
                 if wait.forward and self.keys_after_enter:  # typed before the editor was up
-                    write_all(self.master, self.keys_after_enter)
-                    self.keys_after_enter = b""
+                    now = time.monotonic()
+                    self._keys_due = [(now + after, keys) for after, keys in self.keys_after_enter]
+                    self.keys_after_enter = []
                 wait.added = marker.status != -1
                 with contextlib.suppress(OSError):  # bash has read the typed line
                     Path(self.dir, "cmd").unlink()
