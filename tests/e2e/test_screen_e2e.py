@@ -98,6 +98,11 @@ def test_stock_bashrc_prompt_title_and_partial_output_beside_bash(shells: Any) -
         shell.wait_for(lambda t: "TOKEN-abc123" in t.text() and t.at_prompt(), what="TOKEN")
         shell.run("true")
         shell.run("echo two")
+        shell.send("seq 1 40\r")  # the TOKEN line scrolls up into the scrollback
+        shell.wait_for(lambda t: "\n40\n" in t.text() and t.at_prompt(), what="seq")
+    above = ["".join(line[x].data for x in range(COLS)).rstrip()
+             for line in ours.screen.history.top]
+    assert "TOKEN-abc123%" in above
     ours_lines, theirs_lines = ours.lines(), theirs.lines()
     # bash leaves the output on the prompt's line; swebash keeps it, marks it and starts the
     # prompt on a fresh line (zsh's PROMPT_SP); everything else is the same
