@@ -105,6 +105,9 @@ class Paths:
     config_dir: Path
     state_dir: Path
     persistent: bool = True  # False when the state dir is unusable: nothing is saved
+    # where /etc/profile, /etc/bash.bashrc and /etc/shells live; SWEBASH_SYSTEM_DIR moves it,
+    # for tests only (they cannot write the real files)
+    system_dir: Path = Path("/etc")
 
     @property
     def config_file(self) -> Path:
@@ -137,6 +140,18 @@ class Paths:
     @property
     def rc_file(self) -> Path:
         return self.home / ".swebashrc"
+
+    @property
+    def system_profile(self) -> Path:
+        return self.system_dir / "profile"
+
+    @property
+    def system_bashrc(self) -> Path:
+        return self.system_dir / "bash.bashrc"
+
+    @property
+    def shells_file(self) -> Path:
+        return self.system_dir / "shells"
 
 
 @dataclass(frozen=True)
@@ -403,7 +418,8 @@ def resolve_paths(env: Mapping[str, str]) -> Paths:
     home = Path(env.get("HOME") or os.path.expanduser("~"))
     config_home = Path(env.get("XDG_CONFIG_HOME") or home / ".config")
     state_home = Path(env.get("XDG_STATE_HOME") or home / ".local" / "state")
-    return Paths(home=home, config_dir=config_home / "swebash", state_dir=state_home / "swebash")
+    return Paths(home=home, config_dir=config_home / "swebash", state_dir=state_home / "swebash",
+                 system_dir=Path(env.get("SWEBASH_SYSTEM_DIR") or "/etc"))
 
 
 def usable_dir(path: Path) -> str | None:
@@ -449,7 +465,7 @@ def load(environ: Mapping[str, str] | None = None) -> Config:
     if why is not None:
         s.warn(str(paths.state_dir), f"cannot be used ({why}) — history, audit log and "
                "conversations are not saved this session")
-        paths = Paths(paths.home, paths.config_dir, paths.state_dir, persistent=False)
+        paths = dataclasses.replace(paths, persistent=False)
 
     config = Config(
         paths=paths,

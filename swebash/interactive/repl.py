@@ -30,14 +30,13 @@ from swebash.interactive.history import ShellHistory
 from swebash.interactive.histsync import HistorySync
 from swebash.interactive.idle import IdleOutput
 from swebash.interactive.lineedit import LineEditing, make_dumb
-from swebash.interactive.prompt import prompt_fragments
+from swebash.interactive.prompt import PROMPT_STYLE, prompt_fragments
 from swebash.interactive.reexec import reexec_self
 from swebash.interactive.shell_builtins import EXIT, ShellBuiltins
 from swebash.router import Ask, Builtin, Empty, Fix, ShellLine, Translate, route
 from swebash.shell.session import ShellSession
 
-STYLE = Style.from_dict({"userhost": "ansigreen bold", "cwd": "ansiblue bold",
-                         "git": "ansimagenta", "status": "ansired bold"})
+STYLE = Style.from_dict(PROMPT_STYLE)
 WARM_DELAY = 0.3
 
 
@@ -322,8 +321,9 @@ class Repl:
         self.ai.close()
 
 
-def run_interactive(config: Config, session: ShellSession) -> int:
-    repl = Repl(config, session)
+def run_interactive(config: Config, session: ShellSession, repl: Repl | None = None) -> int:
+    """The shell's loop; ``repl``: one built beforehand (see interactive/firstprompt.py)."""
+    repl = repl or Repl(config, session)
     try:
         session.wait_ready()
         repl.load_history()
