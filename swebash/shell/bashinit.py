@@ -1,4 +1,4 @@
-"""The init file of the session's bash (sourced by its first PROMPT_COMMAND; it reads the user's
+"""The init file of the session's bash (read as $ENV at start, see session.py; it reads the user's
 startup files in bash's order, see startup.py).
 
 How a command travels: swebash writes the user's text to a private file (0600 in a 0700 dir,
@@ -47,6 +47,11 @@ __sb_quiet=0 __sb_cmd= __sb_line= __sb_added=-1 __sb_bc_loaded= __sb_posted=0 __
 __sb_prevhist= __sb_ready= __sb_userhist=1 __sb_fc=0 __sb_np=1 __sb_pl=
 __sb_pcmode= __sb_pckind= __sb_pcstash= __sb_pst= __sb_pss=
 __sb_hfile= __sb_hfile_set= __sb_hfile_at= __sb_hfs= __sb_hfs_user=
+# bash is started with history off (`+o history`, see session.py), and then sets none of its
+# defaults: HISTFILE and HISTSIZE get the values an interactive bash has before its startup
+# files (HISTFILESIZE gets its default after them: AFTER_FUNCS)
+[[ -n ${HISTFILE+set} ]] || HISTFILE=${HOME-}/.bash_history
+[[ -n ${HISTSIZE+set} ]] || HISTSIZE=500
 __sb_hfs0=${HISTFILESIZE-} __sb_hfs0_set=${HISTFILESIZE+set}
 # The user's own prompt (swebash/shell/userprompt.py): PS1/PS2 as the rc file or a command left
 # them, which they are while a command or PROMPT_COMMAND runs; bash's own PS1 is only ever the
@@ -334,13 +339,17 @@ builtin unset __sb_aliases
 __sb_editing ''
 __sb_ps1=${PS1-} __sb_ps2=${PS2-} __sb_ps0=${PS0-}
 [[ -o history ]] && builtin set +o history  # (whether the files left it on: startup.py)
+# bash's default for HISTFILESIZE comes after the startup files, from their HISTSIZE; not one
+# the user set (__sb_histstash)
+[[ -n ${HISTFILESIZE+set} ]] || { HISTFILESIZE=${HISTSIZE-500}; __sb_hfs0=$HISTFILESIZE
+  __sb_hfs0_set=set; }
 __sb_histstash
 builtin export -n PS1 PS2 PS0
 PS0=''
 [[ -n ${__sb_traps[DEBUG]-} ]] && builtin trap '__sb_trap DEBUG' DEBUG
 builtin trap __sb_exit EXIT
 # The first prompt: PROMPT_COMMAND as the startup files left it runs, then the hook
-[[ ${PS1@a}${PS2@a} == *r* ]] || PS1=$__sb_ps1 PS2=$__sb_ps2
+[[ ${PS1@a}${PS2@a} == *r* ]] || PS1=$__sb_ps1 PS2=$__sb_ps2 PS0=$__sb_ps0
 __sb_live=1
 if ! __sb_rearm; then
   builtin printf 'swebash: %s\n' >&2 \
@@ -352,25 +361,26 @@ fi
 """
 
 # Before the startup files: a Ctrl-C that cuts them short skips the rest of this file, and the
-# first prompt still needs the hook. Bash sources this file from its first PROMPT_COMMAND (in
-# every mode: startup.py reads the startup files), so PROMPT_COMMAND starts unset for them.
+# first prompt still needs the hook
 EARLY = r"""
-builtin unset PROMPT_COMMAND
 __sb_live=1
 __sb_arm a
 builtin trap __sb_exit EXIT
 """
 
-# Sourced by the first PROMPT_COMMAND: bash will not run PROMPT_COMMAND again before this
-# prompt, so the commands the startup files left in it run here, then swebash's hook
-FIRST_PROMPT = r"""
-__sb_disarm
-for __sb_pce in "${PROMPT_COMMAND[@]}"; do
-  [[ -n $__sb_pce ]] || builtin continue
-  [[ $- == *e* ]] || __sb_setstatus "$__sb_status"
-  builtin eval "$__sb_pce"
-done
-__sb_prompt
+# Bash reads this file as $ENV in posix mode (session.py): the first thing is to leave posix
+# mode (it also turned inherit_errexit on), and to give the user's $ENV back
+SAVED_ENV = "SWEBASH_SAVED_ENV"
+KEEP_INHERIT_ERREXIT = "SWEBASH_KEEP_INHERIT_ERREXIT"
+PRELUDE = r"""
+builtin set +o posix
+[[ -n ${SWEBASH_KEEP_INHERIT_ERREXIT-} ]] || builtin shopt -u inherit_errexit
+builtin unset SWEBASH_KEEP_INHERIT_ERREXIT
+if [[ -n ${SWEBASH_SAVED_ENV+set} ]]; then
+  ENV=$SWEBASH_SAVED_ENV; builtin unset SWEBASH_SAVED_ENV
+else
+  builtin unset ENV
+fi
 """
 
 
@@ -391,13 +401,12 @@ def var(name: str, nonce: str) -> str:
 def render(nonce: str, private_dir: str, startup: str, finish: str = "") -> str:
     """The init file; ``startup`` is the bash text that reads the user's startup files
     (``startup.Startup.script``), ``finish`` what goes after swebash's functions are defined.
-    Bash sources the init file from its first PROMPT_COMMAND."""
+    Bash reads the init file as $ENV (see session.py)."""
     state = STATE.replace("@NONCE@", shlex.quote(nonce)).replace("@DIR@",
                                                                   shlex.quote(private_dir))
-    parts = [state, FUNCS, bashstate.STATE_FUNCS, COMPLETE, EARLY, startup]
+    parts = [PRELUDE, state, FUNCS, bashstate.STATE_FUNCS, COMPLETE, EARLY, startup]
     # the startup files may have unset or broken our functions: define them again, aliases off
-    parts += [AFTER_RC, FUNCS, bashstate.STATE_FUNCS, COMPLETE, AFTER_FUNCS, finish,
-              FIRST_PROMPT]
+    parts += [AFTER_RC, FUNCS, bashstate.STATE_FUNCS, COMPLETE, AFTER_FUNCS, finish]
     return STATE_NAME.sub(lambda m: var(m.group(1), nonce), "".join(parts))
 
 

@@ -34,7 +34,6 @@ import errno
 import os
 import re
 import select
-import shlex
 import shutil
 import signal
 import threading
@@ -157,15 +156,22 @@ class ShellSession(HelperCalls):
         self.ack_fd = os.open(Path(self.dir) / "ack", os.O_RDWR | os.O_NONBLOCK)
         self.hidden_fd = os.open(Path(self.dir) / "hidden", os.O_RDWR | os.O_NONBLOCK)
         bash = shutil.which("bash", path=self._env.get("PATH")) or "/bin/bash"
-        # bash reads no startup file itself: the init file comes in through the first
-        # PROMPT_COMMAND and reads them (startup.py). $0 is "-bash" and `shopt login_shell`
-        # on for a login shell, as for a login bash; "bash" otherwise, as in a terminal.
-        # History starts off: after PROMPT_COMMAND bash puts back the recording state it had
-        # before, so a `set +o history` in the init file would not last (startup.py turns it
-        # on for the startup files, the init file off again for swebash's control lines).
-        argv = ["-bash" if self._startup.login else "bash", "--noediting", "--noprofile",
-                "--norc", "+o", "history", "-i"]
-        env = {**self._env, "PROMPT_COMMAND": f". {shlex.quote(str(init))}"}
+        # bash reads no startup file itself: the init file reads them (startup.py). It comes
+        # in as $ENV, which an interactive bash in posix mode reads at start — login shell or
+        # not (a login bash reads no --rcfile) — and its first line leaves posix mode. (Not
+        # through the first PROMPT_COMMAND: a PROMPT_COMMAND bash imports from its environment
+        # leaves PIPESTATUS empty for the whole session, bash 5.2.) $0 is "-bash" and `shopt
+        # login_shell` on for a login shell, as for a login bash; "bash" otherwise. History
+        # starts off, so bash loads no history file of its own (bashinit gives HISTFILE and
+        # HISTSIZE bash's defaults; startup.py turns history on for the startup files).
+        argv = ["-bash" if self._startup.login else "bash", "--posix", "--noediting",
+                "--noprofile", "--norc", "+o", "history", "-i"]
+        env = {**self._env, "ENV": str(init)}
+        env.pop(bashinit.SAVED_ENV, None)
+        if "ENV" in self._env:  # the user's own $ENV comes back in the init file's first line
+            env[bashinit.SAVED_ENV] = self._env["ENV"]
+        if "inherit_errexit" in self._env.get("BASHOPTS", "").split(":"):
+            env[bashinit.KEEP_INHERIT_ERREXIT] = "1"
         self.pid, self.master, self.slave = spawn(bash, argv, env, cwd)
         self.parser = MarkerParser(self.nonce)
         self.replaced = None

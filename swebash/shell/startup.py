@@ -66,7 +66,10 @@ class Startup:
         (the files' own lines are read apart and never recorded, as in bash), and the files see
         history on, as an interactive bash's do; whether they left it on is kept. swebash's own
         lines send their trace to /dev/null, so ``-x`` shows the files' commands only."""
-        lines = ["builtin set -o history"]
+        # (turning history on gives HISTFILESIZE bash's 500 at once; an interactive bash gives
+        # it its default only after the files, from their HISTSIZE: bashinit's AFTER_FUNCS)
+        lines = ["builtin set -o history",
+                 "[[ -n $__sb_hfs0_set ]] || builtin unset HISTFILESIZE"]
         if self.posix:
             lines.append("builtin set -o posix")
         for on, name in self.shopt_words:
