@@ -1,22 +1,26 @@
-"""Safety benchmarks: classifying a 1,000-character pipeline (≤ 5 ms), the gate's per-call cost
-on a short command against the naive substring check for scale (issue 4), and the time to
-answer every stress input of the corpus — deep nesting, 5,000 `&&`, a 120 KB repeated
-`f(){ ` — each of which must be answered within a second (issue 10)."""
+"""Safety benchmarks (issues 4, 10, 16): classifying a 1,000-character pipeline (≤ 5 ms), the
+gate's per-call cost on a short command, the worst time over the stress inputs (deep nesting,
+5,000 `&&`, slow globs, 120 KB of `f(){ `; every one < 1 s), and the corpus figures — attacks
+auto-allowed, destructive commands without the dangerous flag, benign commands asked — on
+the corpora of issues 4/10, the fresh families of issue 16 and the holdout corpus."""
 
 from __future__ import annotations
 
 import os
 import statistics
 import sys
+import tempfile
 import time
-from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from _timing import median_ms
+from _timing import best_ms, median_ms
 
 from swebash.safety.gate import DefaultGate
 from tests.safety.corpus_families import FAMILY_DANGEROUS, FAMILY_READ_ONLY, STRESS
+from tests.safety.corpus_fresh_c import BUDGET
+from tests.safety.corpus_holdout import HOLDOUT
+from tests.safety.fresh import all_figures, make_workdir, measure
 
 STAGES = ["cat access.log", "grep -v healthcheck", "awk '{print $1, $7}'", "sort",
           "uniq -c", "sort -rn", "head -n 50", "sed 's/^ *//'", "cut -d' ' -f2-",
@@ -30,27 +34,25 @@ def pipeline(length: int) -> str:
     return " | ".join(parts)[:length].rsplit(" | ", 1)[0]
 
 
-def timed(fn: Callable[[], object], runs: int) -> float:
-    return median_ms(fn, runs)
-
-
 def main() -> int:
-    gate = DefaultGate(home=os.path.expanduser("~"))
-    cwd = os.getcwd()
+    home = tempfile.mkdtemp(prefix="swebash-bench-home-")
+    cwd = make_workdir(tempfile.mkdtemp(prefix="swebash-bench-work-"))
+    gate = DefaultGate(home=home)
     started = time.perf_counter()
     gate.check_command("ls", cwd)
     first = (time.perf_counter() - started) * 1000
     long = pipeline(1000)
     verdict = gate.check_command(long, cwd)
-    ms = timed(lambda: gate.check_command(long, cwd), 200)
-    short = timed(lambda: gate.check_command("git status --short", cwd), 500)
-    naive = timed(lambda: any(w in long for w in ("rm ", "dd ", "mkfs", "sudo")), 500)
+    ms = median_ms(lambda: gate.check_command(long, cwd), 200)
+    quickest = best_ms(lambda: gate.check_command(long, cwd), 200)
+    short = median_ms(lambda: gate.check_command("git status --short", cwd), 500)
     print(f"classify a {len(long)}-char, {long.count('|') + 1}-stage pipeline: {ms:.2f} ms "
-          f"median (verdict {verdict.decision})   [target <= 5 ms]")
+          f"median, {quickest:.2f} ms quickest (verdict {verdict.decision})   "
+          f"[target <= 5 ms]")
     print(f"gate on a short command: {short:.3f} ms; first call incl. loading the parser "
-          f"{first:.1f} ms; naive substring check {naive:.4f} ms (it misses r''m, \\rm, ...)")
+          f"{first:.1f} ms")
     stress = []
-    for text in STRESS:
+    for text in STRESS + BUDGET.dangerous:
         samples = []
         for _ in range(3):
             started = time.perf_counter()
@@ -59,12 +61,21 @@ def main() -> int:
         stress.append((max(samples) * 1000, len(text), text[:12]))
     times = sorted(t for t, _, _ in stress)
     worst = max(stress)
-    print(f"stress inputs ({len(STRESS)}, up to {max(len(s) for s in STRESS) // 1000} KB): "
+    print(f"stress inputs ({len(stress)}, up to {max(s[1] for s in stress) // 1000} KB): "
           f"max {worst[0]:.0f} ms ({worst[1]} chars, {worst[2]!r}…), "
           f"p50 {statistics.median(times):.0f} ms   [target: every one < 1000 ms]")
     corpus = FAMILY_DANGEROUS + FAMILY_READ_ONLY
-    per = timed(lambda: [gate.check_command(c, cwd) for c in corpus], 5) / len(corpus)
+    per = median_ms(lambda: [gate.check_command(c, cwd) for c in corpus], 3) / len(corpus)
     print(f"corpus of {len(corpus)} family commands: {per:.2f} ms per command (median run)")
+
+    def check(command: str) -> object:
+        return gate.check_command(command, cwd)
+
+    figures = all_figures(check)  # type: ignore[arg-type]
+    figures.append(measure("holdout corpus", check,  # type: ignore[arg-type]
+                           HOLDOUT.dangerous, HOLDOUT.ask, HOLDOUT.benign))
+    for fig in figures:
+        print(fig.line() + "   [targets: 0 allowed; <= 5% without dangerous; <= 5% asked]")
     return 0 if worst[0] < 1000 else 1
 
 

@@ -16,8 +16,16 @@ _swebash() {
         COMPREPLY=($(compgen -c -- "$cur"))
         return
     fi
+    if [[ $prev == [-+]o ]]; then
+        COMPREPLY=($(compgen -A setopt -- "$cur"))
+        return
+    fi
+    if [[ $prev == [-+]O ]]; then
+        COMPREPLY=($(compgen -A shopt -- "$cur"))
+        return
+    fi
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "-c -l --login --norc -i -s --yes --yes-dangerous --continue --version --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "-c -l --login --norc --noprofile --rcfile --posix -o -O -i -s -x -e --yes --yes-dangerous --continue --install-shell --version --help" -- "$cur"))
         return
     fi
     COMPREPLY=($(compgen -W "policy" -- "$cur") $(compgen -f -- "$cur"))

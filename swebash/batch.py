@@ -82,22 +82,25 @@ def run_ai(line: str, *, stdin_text: str | None, yes: bool, yes_dangerous: bool,
         return answer(host, line, stdin_text)
 
 
-def run_command(command: str, args: list[str], *, login: bool, yes: bool,
+def run_command(command: str, args: list[str], *, bash_options: list[str], yes: bool,
                 yes_dangerous: bool, closed_fds: tuple[int, ...] = (),
                 continue_last: bool = False) -> int:
+    """``bash_options``: the invocation options as bash takes them (``-l``, ``-i``, ``-x``,
+    ``--norc``…); bash runs with them, so ``$SHELL -ilc env`` is bash's ``-ilc env``."""
     if is_ai_line(command):
         stdin_text = None if isinstance(route(command), Builtin) else read_stdin_context()
         return run_ai(command, stdin_text=stdin_text, yes=yes, continue_last=continue_last,
                       yes_dangerous=yes_dangerous)
-    return exec_bash([*(["-l"] if login else []), "-c", command, *args], closed_fds)
+    return exec_bash([*bash_options, "-c", command, *args], closed_fds)
 
 
-def run_file(path: str, args: list[str], *, login: bool, closed_fds: tuple[int, ...] = ()) -> int:
-    return exec_bash([*(["-l"] if login else []), path, *args], closed_fds)
+def run_file(path: str, args: list[str], *, bash_options: list[str],
+             closed_fds: tuple[int, ...] = ()) -> int:
+    return exec_bash([*bash_options, "--", path, *args], closed_fds)
 
 
 class PipedRunner:
-    def __init__(self, *, login: bool, yes: bool, yes_dangerous: bool,
+    def __init__(self, *, bash_options: list[str], yes: bool, yes_dangerous: bool,
                  continue_last: bool = False, args: list[str] | None = None) -> None:
         self.yes = yes
         self.yes_dangerous = yes_dangerous
@@ -105,7 +108,7 @@ class PipedRunner:
         self.ai: PlainAiHost | None = None  # one conversation and MCP set for the whole input
         self.nonce = secrets.token_hex(8)
         self.sync_read, self.sync_fd = os.pipe()  # bash keeps the write end, same number
-        self.proc = subprocess.Popen(["bash", *(["-l"] if login else []), "-s", *(args or [])],
+        self.proc = subprocess.Popen(["bash", *bash_options, "-s", *(args or [])],
                                      executable=bash_path(), stdin=subprocess.PIPE,
                                      pass_fds=(self.sync_fd,))
         os.close(self.sync_fd)
@@ -200,8 +203,8 @@ class PipedRunner:
         return self.send(raw)
 
 
-def run_piped(*, login: bool, yes: bool, yes_dangerous: bool,
+def run_piped(*, bash_options: list[str], yes: bool, yes_dangerous: bool,
               continue_last: bool = False, args: list[str] | None = None) -> int:
     """``-s ARGS``: the lines see ``$1 $2 …`` as with ``bash -s ARGS``."""
-    return PipedRunner(login=login, yes=yes, yes_dangerous=yes_dangerous,
+    return PipedRunner(bash_options=bash_options, yes=yes, yes_dangerous=yes_dangerous,
                        continue_last=continue_last, args=args or []).run()

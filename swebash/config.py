@@ -91,9 +91,6 @@ from typing import TextIO, TypeVar
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 
-# Names of environment variables whose values are secrets (redaction also looks at name shapes).
-API_KEY_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "BRAVE_API_KEY")
-
 PROVIDERS = ("openai", "anthropic", "gemini", "ollama", "openai-compatible")
 T = TypeVar("T")
 TomlValue = object  # what tomllib hands back: str, int, float, bool, list, dict, dates
@@ -105,6 +102,9 @@ class Paths:
     config_dir: Path
     state_dir: Path
     persistent: bool = True  # False when the state dir is unusable: nothing is saved
+    # where /etc/profile, /etc/bash.bashrc and /etc/shells live; SWEBASH_SYSTEM_DIR moves it,
+    # for tests only (they cannot write the real files)
+    system_dir: Path = Path("/etc")
 
     @property
     def config_file(self) -> Path:
@@ -138,6 +138,18 @@ class Paths:
     def rc_file(self) -> Path:
         return self.home / ".swebashrc"
 
+    @property
+    def system_profile(self) -> Path:
+        return self.system_dir / "profile"
+
+    @property
+    def system_bashrc(self) -> Path:
+        return self.system_dir / "bash.bashrc"
+
+    @property
+    def shells_file(self) -> Path:
+        return self.system_dir / "shells"
+
 
 @dataclass(frozen=True)
 class ToolConfig:
@@ -155,10 +167,6 @@ class ToolConfig:
     web_provider: str = "duckduckgo"
     web_base_url: str | None = None  # SWEBASH_AI_WEB_BASE_URL: tests point it at 127.0.0.1
     brave_api_key: str | None = None
-
-    @property
-    def any_enabled(self) -> bool:
-        return self.enable_fs or self.enable_exec or self.enable_web
 
 
 @dataclass(frozen=True)
@@ -403,7 +411,8 @@ def resolve_paths(env: Mapping[str, str]) -> Paths:
     home = Path(env.get("HOME") or os.path.expanduser("~"))
     config_home = Path(env.get("XDG_CONFIG_HOME") or home / ".config")
     state_home = Path(env.get("XDG_STATE_HOME") or home / ".local" / "state")
-    return Paths(home=home, config_dir=config_home / "swebash", state_dir=state_home / "swebash")
+    return Paths(home=home, config_dir=config_home / "swebash", state_dir=state_home / "swebash",
+                 system_dir=Path(env.get("SWEBASH_SYSTEM_DIR") or "/etc"))
 
 
 def usable_dir(path: Path) -> str | None:
@@ -449,7 +458,7 @@ def load(environ: Mapping[str, str] | None = None) -> Config:
     if why is not None:
         s.warn(str(paths.state_dir), f"cannot be used ({why}) — history, audit log and "
                "conversations are not saved this session")
-        paths = Paths(paths.home, paths.config_dir, paths.state_dir, persistent=False)
+        paths = dataclasses.replace(paths, persistent=False)
 
     config = Config(
         paths=paths,

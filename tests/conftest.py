@@ -41,6 +41,10 @@ def hermetic_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     for name in list(os.environ):
         if name.startswith("SWEBASH_"):
             monkeypatch.delenv(name, raising=False)
+    # the machine's /etc/profile and /etc/bash.bashrc (its PS1) stay out of the tests; a test
+    # that wants them writes them here
+    (tmp_path / "etc").mkdir(exist_ok=True)
+    monkeypatch.setenv("SWEBASH_SYSTEM_DIR", str(tmp_path / "etc"))
     yield home
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.auto_suggest import AutoSuggest
 from prompt_toolkit.document import Document
-from prompt_toolkit.formatted_text import ANSI, FormattedText, StyleAndTextTuples
+from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from swebash.config import Config
@@ -33,7 +33,7 @@ from swebash.interactive.history_suggest import (
     HistorySuggester,
     suggestion_bindings,
 )
-from swebash.interactive.prompt import git_branch, shorten_home
+from swebash.interactive.prompt import git_branch, shorten_home, user_prompt
 from swebash.router import ShellLine, route
 from swebash.shell.userprompt import PromptState
 
@@ -83,12 +83,12 @@ class Comfort:
         if self.config.prompt.transient and get_app().is_done:
             return FormattedText([("", "# " if os.geteuid() == 0 else "$ ")])
         if self.state.has_prompt:
-            return ANSI(self.state.ps1 if self.color else _strip_sgr(self.state.ps1))
+            return FormattedText(user_prompt(self.state.ps1, self.color))
         return default
 
     def continuation(self, width: int) -> Any:
         if self.state.has_prompt and self.state.ps2:
-            return ANSI(self.state.ps2)
+            return FormattedText(user_prompt(self.state.ps2, self.color))
         return "> ".rjust(width)
 
     def rprompt(self) -> StyleAndTextTuples:
@@ -156,8 +156,3 @@ class Comfort:
 
         return kb
 
-
-def _strip_sgr(text: str) -> str:
-    import re
-
-    return re.sub(r"\x1b\[[0-9;]*m", "", text)

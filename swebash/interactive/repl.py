@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit import PromptSession, search
 from prompt_toolkit.application import run_in_terminal
@@ -30,20 +30,22 @@ from swebash.interactive.history import ShellHistory
 from swebash.interactive.histsync import HistorySync
 from swebash.interactive.idle import IdleOutput
 from swebash.interactive.lineedit import LineEditing, make_dumb
-from swebash.interactive.prompt import prompt_fragments
+from swebash.interactive.prompt import PROMPT_STYLE, prompt_fragments
 from swebash.interactive.reexec import reexec_self
 from swebash.interactive.shell_builtins import EXIT, ShellBuiltins
 from swebash.router import Ask, Builtin, Empty, Fix, ShellLine, Translate, route
 from swebash.shell.session import ShellSession
 
-STYLE = Style.from_dict({"userhost": "ansigreen bold", "cwd": "ansiblue bold",
-                         "git": "ansimagenta", "status": "ansired bold"})
+STYLE = Style.from_dict(PROMPT_STYLE)
 WARM_DELAY = 0.3
 
 
+if TYPE_CHECKING:
+    from swebash.host.runtime import RuntimeFactory
+
 class Repl:
-    def __init__(self, config: Config, session: ShellSession, *, input: Any = None,
-                 output: Any = None) -> None:
+    def __init__(self, config: Config, session: ShellSession, runtime_factory: RuntimeFactory,
+                 *, input: Any = None, output: Any = None) -> None:
         self.config = config
         self.session = session
         self.status = 0
@@ -52,7 +54,7 @@ class Repl:
             AiFrontend,  # light: the heavy parts load in warm()
         )
 
-        self.ai: AiFrontend = AiFrontend(config, session.context)
+        self.ai: AiFrontend = AiFrontend(config, session.context, runtime_factory)
         self._warmed = False
         self.color = not (config.no_color or config.dumb_term)
         paths = config.paths
@@ -288,7 +290,7 @@ class Repl:
             if command:
                 self.next_default = command
         elif isinstance(routed, Builtin):
-            from swebash.interactive import ai_builtins
+            from swebash.host import builtins as ai_builtins
 
             self.status = ai_builtins.run(self.ai, routed.text)
             self.session.set_next_status(self.status)
@@ -322,8 +324,10 @@ class Repl:
         self.ai.close()
 
 
-def run_interactive(config: Config, session: ShellSession) -> int:
-    repl = Repl(config, session)
+def run_interactive(config: Config, session: ShellSession, runtime_factory: RuntimeFactory,
+                    repl: Repl | None = None) -> int:
+    """The shell's loop; ``repl``: one built beforehand (see interactive/firstprompt.py)."""
+    repl = repl or Repl(config, session, runtime_factory)
     try:
         session.wait_ready()
         repl.load_history()

@@ -1,5 +1,5 @@
-"""`swebash policy check [--json] [--cwd DIR] [--] CMD…`, `swebash policy check-path [--write]
-[--json] [--] PATH` and `swebash policy rules`.
+"""`swebash policy check [--json] [--explain] [--cwd DIR] [--] CMD…`,
+`swebash policy check-path [--write] [--json] [--] PATH` and `swebash policy rules`.
 
 Prints the gate's decision, the dangerous flag and the reasons, applying rules.toml and the
 [policy] rules of config.toml; a refused or broken rule is one line on stderr. Only classifies:
@@ -35,6 +35,8 @@ def build_parser() -> Parser:
     check = sub.add_parser("check", help="classify a command line")
     check.add_argument("--json", action="store_true", help="print the verdict as JSON")
     check.add_argument("--cwd", help="judge as if run in this directory")
+    check.add_argument("--explain", action="store_true",
+                       help="also show how each simple command was parsed")
     check.add_argument("command", nargs=argparse.REMAINDER, help="the command line")
     path = sub.add_parser("check-path", help="judge reading or writing a path")
     path.add_argument("--json", action="store_true")
@@ -49,7 +51,7 @@ def print_verdict(verdict: Verdict, as_json: bool) -> None:
     if as_json:
         print(json.dumps(verdict.to_json()))
         return
-    from swebash.safety.display import make_visible
+    from swebash.visible import make_visible
 
     flag = " (dangerous)" if verdict.dangerous else ""
     print(f"decision: {verdict.decision}{flag}")
@@ -91,7 +93,14 @@ def main(argv: list[str]) -> int:
         if not words:
             print("swebash policy: no command given", file=sys.stderr)
             return 2
-        print_verdict(gate.check_command(" ".join(words), cwd), args.json)
+        line = " ".join(words)
+        print_verdict(gate.check_command(line, cwd), args.json)
+        if args.explain and not args.json:
+            from swebash.safety.classify.explain import explain
+
+            print("parsed:")
+            for text in explain(line, cwd, gate.home):
+                print(f"  {text}")
         return 0
     paths = args.path  # argparse honours `--`: `check-path -- --json` judges a path "--json"
     if len(paths) != 1:

@@ -1,4 +1,5 @@
-"""The rcfile the session's bash starts with.
+"""The init file of the session's bash (read as $ENV at start, see session.py; it reads the user's
+startup files in bash's order, see startup.py).
 
 How a command travels: swebash writes the user's text to a private file (0600 in a 0700 dir,
 unlinked as soon as bash has read it) and sends bash one short line,
@@ -46,14 +47,18 @@ __sb_quiet=0 __sb_cmd= __sb_line= __sb_added=-1 __sb_bc_loaded= __sb_posted=0 __
 __sb_prevhist= __sb_ready= __sb_userhist=1 __sb_fc=0 __sb_np=1 __sb_pl=
 __sb_pcmode= __sb_pckind= __sb_pcstash= __sb_pst= __sb_pss=
 __sb_hfile= __sb_hfile_set= __sb_hfile_at= __sb_hfs= __sb_hfs_user=
+# bash is started with history off (`+o history`, see session.py), and then sets none of its
+# defaults: HISTFILE and HISTSIZE get the values an interactive bash has before its startup
+# files (HISTFILESIZE gets its default after them: AFTER_FUNCS)
+[[ -n ${HISTFILE+set} ]] || HISTFILE=${HOME-}/.bash_history
+[[ -n ${HISTSIZE+set} ]] || HISTSIZE=500
 __sb_hfs0=${HISTFILESIZE-} __sb_hfs0_set=${HISTFILESIZE+set}
 # The user's own prompt (swebash/shell/userprompt.py): PS1/PS2 as the rc file or a command left
 # them, which they are while a command or PROMPT_COMMAND runs; bash's own PS1 is only ever the
 # ready marker when bash prompts.
-__sb_ps1= __sb_ps2= __sb_live=0
+__sb_ps1= __sb_ps2= __sb_ps0= __sb_live=0
 declare -a __sb_ps=(0)
 declare -A __sb_traps=()
-PS1='' PS2='' PS0=''
 # swebash's markers go to their own descriptor on the pty, so `exec >file`, `exec 1>&-` or
 # `exec > >(tee log)` (in the rc file or typed) leave the plumbing working
 exec 63>&1
@@ -114,7 +119,7 @@ __sb_setstatus() { builtin return "$1"; }
 # expand them with ${…@P} and leave "$-, count of user prompt commands, PS1, PS2, PATH, names"
 # for swebash (userprompt.py), and the options its editor needs (__sb_opts).
 __sb_state() {
-  (( __sb_live )) && __sb_ps1=${PS1-} __sb_ps2=${PS2-}
+  (( __sb_live )) && __sb_ps1=${PS1-} __sb_ps2=${PS2-} __sb_ps0=${PS0-}
   __sb_live=0
   builtin local p1= p2= n=0 e
   for e in "${PROMPT_COMMAND[@]}"; do [[ -n $e ]] && (( ++n )); done
@@ -154,7 +159,7 @@ __sb_pre() {
   __sb_seq=$1 __sb_posted=0 __sb_kept=0 __sb_cmd= __sb_added=-1 __sb_mode=${2:-emacs}
   [[ -n ${3-} && $3 != - ]] && __sb_status=$3 __sb_ps=("$3")
   # the command sees the user's prompt (venv activate)
-  [[ ${PS1@a}${PS2@a} == *r* ]] || PS1=$__sb_ps1 PS2=$__sb_ps2
+  [[ ${PS1@a}${PS2@a} == *r* ]] || PS1=$__sb_ps1 PS2=$__sb_ps2 PS0=$__sb_ps0
   __sb_live=1
   IFS= builtin read -r -d '' __sb_cmd < "$__sb_dir/cmd" || :  # (set -e: EOF is not an error)
   __sb_line=$__sb_cmd
@@ -179,6 +184,10 @@ __sb_pre() {
   # (with the HISTSIZE the entry met, for swebash's copy of bash's list: histsync.py)
   builtin printf '\033]6973;%s;%s;%s;%s;%s\007' "$__sb_nonce" "$__sb_seq" "$__sb_added" \
     "${#HISTSIZE}" "${HISTSIZE-}" >&63
+  # PS0 after the line is read, before it runs, on stderr (as bash prints it; not for a line
+  # that is only a comment)
+  if [[ -n $__sb_ps0 ]] && [[ $__sb_line == *$'\n'* || ! $__sb_line =~ ^[[:space:]]*(#.*)?$ ]]
+  then builtin printf '%s' "${__sb_ps0@P}" >&2; fi
   # bash reads the rest of the line with readline as its input: `set -o vi` in an eval or a
   # sourced file is then harmless (bashstate.py)
   builtin set -o "$__sb_mode" 2>/dev/null
@@ -328,15 +337,19 @@ AFTER_FUNCS = r"""
 (( __sb_aliases )) && builtin shopt -s expand_aliases
 builtin unset __sb_aliases
 __sb_editing ''
-__sb_ps1=${PS1-} __sb_ps2=${PS2-}
-if [[ -o history ]]; then __sb_userhist=1; builtin set +o history; else __sb_userhist=0; fi
+__sb_ps1=${PS1-} __sb_ps2=${PS2-} __sb_ps0=${PS0-}
+[[ -o history ]] && builtin set +o history  # (whether the files left it on: startup.py)
+# bash's default for HISTFILESIZE comes after the startup files, from their HISTSIZE; not one
+# the user set (__sb_histstash)
+[[ -n ${HISTFILESIZE+set} ]] || { HISTFILESIZE=${HISTSIZE-500}; __sb_hfs0=$HISTFILESIZE
+  __sb_hfs0_set=set; }
 __sb_histstash
 builtin export -n PS1 PS2 PS0
 PS0=''
 [[ -n ${__sb_traps[DEBUG]-} ]] && builtin trap '__sb_trap DEBUG' DEBUG
 builtin trap __sb_exit EXIT
 # The first prompt: PROMPT_COMMAND as the startup files left it runs, then the hook
-[[ ${PS1@a}${PS2@a} == *r* ]] || PS1=$__sb_ps1 PS2=$__sb_ps2
+[[ ${PS1@a}${PS2@a} == *r* ]] || PS1=$__sb_ps1 PS2=$__sb_ps2 PS0=$__sb_ps0
 __sb_live=1
 if ! __sb_rearm; then
   builtin printf 'swebash: %s\n' >&2 \
@@ -355,34 +368,28 @@ __sb_arm a
 builtin trap __sb_exit EXIT
 """
 
-# A login bash reads no --rcfile: bash sources the init file from its first PROMPT_COMMAND, so
-# PROMPT_COMMAND starts unset for the profiles, and this first prompt's commands run here
-LOGIN = r"""
-builtin unset PROMPT_COMMAND
-"""
-PROFILES = r"""
-[[ -r /etc/profile ]] && . /etc/profile
-if [[ -r ~/.bash_profile ]]; then . ~/.bash_profile
-elif [[ -r ~/.bash_login ]]; then . ~/.bash_login
-elif [[ -r ~/.profile ]]; then . ~/.profile
+# Bash reads this file as $ENV in posix mode (session.py): the first thing is to leave posix
+# mode (it also turned inherit_errexit on), and to give the user's $ENV back
+SAVED_ENV = "SWEBASH_SAVED_ENV"
+KEEP_INHERIT_ERREXIT = "SWEBASH_KEEP_INHERIT_ERREXIT"
+PRELUDE = r"""
+builtin set +o posix
+[[ -n ${SWEBASH_KEEP_INHERIT_ERREXIT-} ]] || builtin shopt -u inherit_errexit
+builtin unset SWEBASH_KEEP_INHERIT_ERREXIT
+if [[ -n ${SWEBASH_SAVED_ENV+set} ]]; then
+  ENV=$SWEBASH_SAVED_ENV; builtin unset SWEBASH_SAVED_ENV
+else
+  builtin unset ENV
 fi
-"""
-LOGIN_FIRST_PROMPT = r"""
-__sb_disarm
-for __sb_pce in "${PROMPT_COMMAND[@]}"; do
-  [[ -n $__sb_pce ]] || builtin continue
-  [[ $- == *e* ]] || __sb_setstatus "$__sb_status"
-  builtin eval "$__sb_pce"
-done
-__sb_prompt
 """
 
 
 # swebash's state variables carry the session's nonce in their names, so nothing a user's rc
 # file does to a guessable name (`readonly __sb_seq`, `unset __sb_cmd`) reaches them
-STATE_VARS = ("cmd", "seq", "dir", "status", "traps", "ready", "ps1", "ps2", "nonce", "userhist",
-              "fc", "xtrace", "verbose", "quiet", "prevhist", "live", "kept", "aliases", "added",
-              "line", "last", "bc_loaded", "pce", "hi", "hi_set", *bashstate.STATE_VARS)
+STATE_VARS = ("cmd", "seq", "dir", "status", "traps", "ready", "ps1", "ps2", "ps0", "nonce",
+              "userhist", "fc", "xtrace", "verbose", "quiet", "prevhist", "live", "kept",
+              "aliases", "added", "line", "last", "bc_loaded", "pce", "hi", "hi_set",
+              *bashstate.STATE_VARS)
 STATE_NAME = re.compile(r"__sb_(" + "|".join(STATE_VARS) + r")(?![A-Za-z0-9_])")
 
 
@@ -391,22 +398,15 @@ def var(name: str, nonce: str) -> str:
     return f"__sb_{name}_{nonce}"
 
 
-def render(nonce: str, private_dir: str, rcfile: str | None, login: bool) -> str:
+def render(nonce: str, private_dir: str, startup: str, finish: str = "") -> str:
+    """The init file; ``startup`` is the bash text that reads the user's startup files
+    (``startup.Startup.script``), ``finish`` what goes after swebash's functions are defined.
+    Bash reads the init file as $ENV (see session.py)."""
     state = STATE.replace("@NONCE@", shlex.quote(nonce)).replace("@DIR@",
                                                                   shlex.quote(private_dir))
-    parts = [state, FUNCS, bashstate.STATE_FUNCS, COMPLETE]
-    if login:
-        parts.append(LOGIN)
-    parts.append(EARLY)
-    if login:
-        parts.append(PROFILES)
-    if rcfile:
-        quoted = shlex.quote(rcfile)
-        parts.append(f"[[ -r {quoted} ]] && . {quoted}\n")
-    # the rc file may have unset or broken our functions: define them again, aliases off
-    parts += [AFTER_RC, FUNCS, bashstate.STATE_FUNCS, COMPLETE, AFTER_FUNCS]
-    if login:
-        parts.append(LOGIN_FIRST_PROMPT)
+    parts = [PRELUDE, state, FUNCS, bashstate.STATE_FUNCS, COMPLETE, EARLY, startup]
+    # the startup files may have unset or broken our functions: define them again, aliases off
+    parts += [AFTER_RC, FUNCS, bashstate.STATE_FUNCS, COMPLETE, AFTER_FUNCS, finish]
     return STATE_NAME.sub(lambda m: var(m.group(1), nonce), "".join(parts))
 
 

@@ -33,21 +33,20 @@ import contextlib
 import errno
 import os
 import re
-import secrets
 import select
-import shlex
 import shutil
 import signal
 import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from swebash import lifecycle
-from swebash.api import CommandRecord
 from swebash.errors import ShellDied
 from swebash.shell import bashinit
 from swebash.shell.context import CommandContext, OutputTail
+from swebash.shell.freshline import LineEnd, fresh_line
 from swebash.shell.helpers import HelperCalls
 from swebash.shell.markers import (
     STARTED_ADDED,
@@ -60,12 +59,17 @@ from swebash.shell.markers import (
 from swebash.shell.pty import (
     copy_winsize,
     forward_winch,
+    get_winsize,
     raw_terminal,
     signal_keys,
     spawn,
     take_pending_input,
     write_all,
 )
+from swebash.shell.startup import Startup, rcfile_only
+
+if TYPE_CHECKING:  # (swebash.api costs ~25 ms to import: not before the first prompt)
+    from swebash.api import CommandRecord
 
 POLL = 0.2  # seconds between liveness checks while waiting for output
 # escape sequences (arrow keys…) and control bytes other than tab and newline
@@ -103,12 +107,10 @@ class _Wait:
 
 
 class ShellSession(HelperCalls):
-    def __init__(self, *, rcfile: str | None, login: bool, env: dict[str, str],
-                 cwd: str | None) -> None:
-        self._rcfile = rcfile
-        self._login = login
+    def __init__(self, *, startup: Startup, env: dict[str, str], cwd: str | None) -> None:
+        self._startup = startup
         self._env = env
-        self.nonce = secrets.token_hex(8)
+        self.nonce = os.urandom(8).hex()  # what secrets.token_hex does, without its imports
         self.dir = ""
         self.pid = self.master = self.slave = self.ack_fd = self.hidden_fd = -1
         self._typeahead = b""
@@ -130,6 +132,12 @@ class ShellSession(HelperCalls):
         self._exec_checked = 0.0
         self._shown_later = bytearray()  # output that arrived during a hidden helper
         self._interrupted = False  # interrupt_helper stopped the running helper
+        self.line_end = LineEnd()  # did the output shown last end its line? (freshline.py)
+        # keys typed after the first Enter, before the line editor was up, each with how long
+        # after the Enter: the command that line runs gets them as if typed while it ran, just
+        # as late (a Ctrl-Z typed 0.3 s after Enter stops it, as in bash)
+        self.keys_after_enter: list[tuple[float, bytes]] = []
+        self._keys_due: list[tuple[float, bytes]] = []
         self._launch(cwd)
         # however swebash ends (a SIGHUP while it is still starting, too): bash hung up, the
         # private dir removed
@@ -140,21 +148,30 @@ class ShellSession(HelperCalls):
         init = Path(self.dir) / "init.bash"
         fd = os.open(init, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as handle:
-            handle.write(bashinit.render(self.nonce, self.dir, self._rcfile, self._login))
+            handle.write(bashinit.render(self.nonce, self.dir, self._startup.script(),
+                                         self._startup.finish()))
         for name in ("ack", "hidden"):
             os.mkfifo(Path(self.dir) / name, 0o600)
         # read-write so that opening never blocks and writes wait in the fifo until read
         self.ack_fd = os.open(Path(self.dir) / "ack", os.O_RDWR | os.O_NONBLOCK)
         self.hidden_fd = os.open(Path(self.dir) / "hidden", os.O_RDWR | os.O_NONBLOCK)
         bash = shutil.which("bash", path=self._env.get("PATH")) or "/bin/bash"
-        env = self._env
-        if self._login:
-            # $0 is "-bash" and `shopt login_shell` on, as for a login bash; a login bash
-            # reads no --rcfile, so the init file comes in through the first PROMPT_COMMAND
-            argv = ["-bash", "--noediting", "--noprofile", "-i"]
-            env = {**env, "PROMPT_COMMAND": f". {shlex.quote(str(init))}"}
-        else:  # $0 is "bash", as in a terminal
-            argv = ["bash", "--noediting", "--noprofile", "--rcfile", str(init), "-i"]
+        # bash reads no startup file itself: the init file reads them (startup.py). It comes
+        # in as $ENV, which an interactive bash in posix mode reads at start — login shell or
+        # not (a login bash reads no --rcfile) — and its first line leaves posix mode. (Not
+        # through the first PROMPT_COMMAND: a PROMPT_COMMAND bash imports from its environment
+        # leaves PIPESTATUS empty for the whole session, bash 5.2.) $0 is "-bash" and `shopt
+        # login_shell` on for a login shell, as for a login bash; "bash" otherwise. History
+        # starts off, so bash loads no history file of its own (bashinit gives HISTFILE and
+        # HISTSIZE bash's defaults; startup.py turns history on for the startup files).
+        argv = ["-bash" if self._startup.login else "bash", "--posix", "--noediting",
+                "--noprofile", "--norc", "+o", "history", "-i"]
+        env = {**self._env, "ENV": str(init)}
+        env.pop(bashinit.SAVED_ENV, None)
+        if "ENV" in self._env:  # the user's own $ENV comes back in the init file's first line
+            env[bashinit.SAVED_ENV] = self._env["ENV"]
+        if "inherit_errexit" in self._env.get("BASHOPTS", "").split(":"):
+            env[bashinit.KEEP_INHERIT_ERREXIT] = "1"
         self.pid, self.master, self.slave = spawn(bash, argv, env, cwd)
         self.parser = MarkerParser(self.nonce)
         self.replaced = None
@@ -168,13 +185,17 @@ class ShellSession(HelperCalls):
     # ------------------------------------------------------------------ lifecycle
 
     @classmethod
-    def start(cls, *, rcfile: Path | None, login: bool = False,
+    def start(cls, *, rcfile: Path | None = None, startup: Startup | None = None,
               env: Mapping[str, str] | None = None, cwd: str | None = None) -> ShellSession:
-        """Fork bash now; it boots while the caller goes on (see ``wait_ready``)."""
+        """Fork bash now; it boots while the caller goes on (see ``wait_ready``). ``startup``
+        says which startup files it reads (the interactive shell's rule); ``rcfile`` alone
+        means that one file and nothing else."""
         environ = dict(os.environ if env is None else env)
         environ.setdefault("TERM", "xterm-256color")
         environ["SWEBASH"] = "1"
-        return cls(rcfile=str(rcfile) if rcfile else None, login=login, env=environ, cwd=cwd)
+        if startup is None:
+            startup = rcfile_only(str(rcfile) if rcfile else None)
+        return cls(startup=startup, env=environ, cwd=cwd)
 
     def wait_ready(self) -> None:
         """Wait for bash's first prompt, showing what the rc file prints; however slow the rc
@@ -182,25 +203,28 @@ class ShellSession(HelperCalls):
         if self._ready:
             return
         with self.lock:
-            shown = False
             last = b"\n"
 
             def show(data: bytes) -> None:
-                nonlocal shown, last
-                if not shown:  # the early prompt gives way to what the rc file says
-                    write_all(self.stdout_fd, b"\r\x1b[K")
-                    shown = True
+                nonlocal last
                 write_all(self.stdout_fd, data)
+                self.line_end.feed(data)
                 last = data[-1:]
 
             wait = _Wait(0, forward=False, handover=False, echo=None, sink=show)
             with signal_keys(self.stdin_fd, on=False):  # Ctrl-C goes to the rc file, not to us
                 self._pump(wait, None, startup=True)
-            if last != b"\n":  # "^C" of an interrupted rc file: the prompt starts a line
+            if os.isatty(self.stdout_fd):  # a startup file's last line without its newline
+                self.fresh_line()
+            elif last != b"\n":  # "^C" of an interrupted rc file: the prompt starts a line
                 write_all(self.stdout_fd, b"\r\n")
             self._ready = True
             with contextlib.suppress(OSError):  # (to notice an `exec`: _check_exec)
                 self._cmdline = Path(f"/proc/{self.pid}/cmdline").read_bytes()
+            # The startup files ran inside bash's first PROMPT_COMMAND, after bash had looked
+            # at TMOUT for this read: one empty round trip, and bash waits at a prompt that
+            # knows everything they set, as a bash that has just started does.
+            self._hidden(":", 5.0)
 
     def restart(self) -> None:
         """A fresh bash (state is lost; the command context is kept)."""
@@ -280,6 +304,7 @@ class ShellSession(HelperCalls):
             def show(data: bytes) -> None:
                 tail.add(data)
                 write_all(self.stdout_fd, data)
+                self.line_end.feed(data)
 
             started = time.time()
             t0 = time.monotonic()
@@ -288,6 +313,7 @@ class ShellSession(HelperCalls):
                          echo=EchoFilter(expected_echo(wire.encode())))
             wait.swallow, self._readline_next = self._readline_next, False
             write_all(self.master, wire.encode())
+            self.line_end.start_line()  # the editor left the cursor on a line of its own
             try:
                 with raw_terminal(self.stdin_fd), forward_winch(self.stdout_fd, self.master):
                     status = self._pump(wait, None)
@@ -296,6 +322,13 @@ class ShellSession(HelperCalls):
                 self.history_persists = wait.persist
                 self.histsize_at_add = wait.histsize
             assert status is not None
+            if self._keys_due:  # the command ended before they were due: the next prompt's
+                self._typeahead += b"".join(keys for _, keys in self._keys_due)
+                self._keys_due = []
+            if os.isatty(self.stdout_fd):
+                self.fresh_line()
+        from swebash.api import CommandRecord  # (loaded with the line editor, not before)
+
         text, truncated = tail.text()
         result = CommandRecord(command=line, cwd=self._cwd, exit_status=status,
                                started_at=started,
@@ -320,6 +353,8 @@ class ShellSession(HelperCalls):
         slow_rc = time.monotonic() + SLOW_RC
         while True:
             step = POLL if deadline is None else max(0.0, min(POLL, deadline - time.monotonic()))
+            if self._keys_due and wait.stdin_open:
+                step = self._deliver_due_keys(step)
             watch_keys = wait.stdin_open or (startup and time.monotonic() > slow_rc
                                              and os.isatty(self.stdin_fd))
             fds = [self.master] + ([self.stdin_fd] if watch_keys else [])
@@ -367,6 +402,13 @@ class ShellSession(HelperCalls):
             write_all(self.stdout_fd, f"\r\nswebash: exec handed this terminal to {program}; "
                                       f"swebash ends when it does\r\n".encode())
 
+    def _deliver_due_keys(self, step: float) -> float:
+        """Write the early keys whose time has come; the wait until the next one is due."""
+        now = time.monotonic()
+        while self._keys_due and self._keys_due[0][0] <= now:
+            write_all(self.master, self._keys_due.pop(0)[1])
+        return min(step, self._keys_due[0][0] - now) if self._keys_due else step
+
     def _keys(self, wait: _Wait, startup: bool) -> None:
         try:
             typed = os.read(self.stdin_fd, 4096)
@@ -405,6 +447,10 @@ class ShellSession(HelperCalls):
                 wait.persist = marker.status != STARTED_ADDED_NO_FILE
                 wait.histsize = marker.cwd
                 wait.swallow = False
+                if wait.forward and self.keys_after_enter:  # typed before the editor was up
+                    now = time.monotonic()
+                    self._keys_due = [(now + after, keys) for after, keys in self.keys_after_enter]
+                    self.keys_after_enter = []
                 with contextlib.suppress(OSError):  # bash has read the typed line
                     Path(self.dir, "cmd").unlink()
                 if wait.echo is not None:
@@ -515,6 +561,14 @@ class ShellSession(HelperCalls):
             return bytes(out)
         finally:
             self.lock.release()
+
+    def fresh_line(self) -> None:
+        """Before a prompt: when the output shown last did not end its line, move to a fresh
+        one without losing it (zsh's PROMPT_SP, see freshline.py)."""
+        if not self.line_end.at_line_start():
+            _, columns = get_winsize(self.stdout_fd)
+            write_all(self.stdout_fd, fresh_line(columns, self._env.get("TERM") == "dumb"))
+        self.line_end.start_line()
 
     def take_late_output(self) -> bytes:
         """Output read while nobody was showing it (bash's last words before it exited)."""

@@ -63,3 +63,106 @@ def read_prompt_state(path: Path, nonce: str = "") -> PromptState:
         return parse_prompt_state(path.read_bytes(), nonce)
     except OSError:
         return PromptState()
+
+
+# ---------------------------------------------------------------------------- escapes
+#
+# Bash writes the expanded prompt to the terminal as it is: every escape sequence in it reaches
+# the terminal, and ``\[…\]`` only tells readline what not to count. ``${PS1@P}`` drops the
+# ``\[ \]`` marks, so the sequences are found again by their shape (ECMA-48): whatever has the
+# shape of an escape sequence is passed on with zero width, known or not — CSI, OSC (ended by
+# BEL or ST), DCS/SOS/PM/APC (ended by ST), two- and three-byte ESC sequences, other C0 and C1
+# controls. Only the text between them takes room on the screen.
+
+_ESC = "\x1b"
+_STRING_INTRODUCERS = {"]": "osc", "P": "dcs", "X": "sos", "^": "pm", "_": "apc"}
+_C1_STRINGS = {"\x9d": "osc", "\x90": "dcs", "\x98": "sos", "\x9e": "pm", "\x9f": "apc"}
+
+
+def _string_end(text: str, start: int, bel_ends: bool) -> int:
+    """Index just past the ST (ESC \\ or 0x9c) or, for OSC, BEL that ends a control string
+    starting at ``start``; the end of the text when it is never ended (the terminal would
+    swallow the rest too)."""
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if ch == "\x07" and bel_ends:
+            return i + 1
+        if ch == "\x9c":
+            return i + 1
+        if ch == _ESC and i + 1 < len(text) and text[i + 1] == "\\":
+            return i + 2
+        i += 1
+    return len(text)
+
+
+def _csi_end(text: str, start: int) -> int:
+    """Index past the final byte of a CSI whose parameters start at ``start``."""
+    i = start
+    while i < len(text) and "\x30" <= text[i] <= "\x3f":
+        i += 1
+    while i < len(text) and "\x20" <= text[i] <= "\x2f":
+        i += 1
+    return min(i + 1, len(text)) if i < len(text) and "\x40" <= text[i] <= "\x7e" else i
+
+
+def split_escapes(text: str) -> list[tuple[str, str]]:
+    """Cut an expanded prompt into ("text", …), ("sgr", …) and ("escape", …) pieces.
+
+    "sgr" is a CSI … m colour/attribute sequence with plain ``;`` parameters (drawn as a
+    style); "escape" is anything else that has the shape of a control sequence or a control
+    character (passed to the terminal with zero width). Newlines stay in the text."""
+    pieces: list[tuple[str, str]] = []
+    plain: list[str] = []
+    i = 0
+
+    def flush() -> None:
+        if plain:
+            pieces.append(("text", "".join(plain)))
+            plain.clear()
+
+    while i < len(text):
+        ch = text[i]
+        end = i
+        kind = "escape"
+        if ch == _ESC and i + 1 < len(text):
+            nxt = text[i + 1]
+            if nxt == "[":
+                end = _csi_end(text, i + 2)
+                body = text[i + 2:end - 1]
+                if text[end - 1:end] == "m" and all(c.isdigit() or c == ";" for c in body):
+                    kind = "sgr"
+            elif nxt in _STRING_INTRODUCERS:
+                end = _string_end(text, i + 2, bel_ends=nxt == "]")
+            else:  # ESC, intermediates (0x20-0x2f), one final byte: ESC 7, ESC ( B, ESC =
+                end = i + 1
+                while end < len(text) and "\x20" <= text[end] <= "\x2f":
+                    end += 1
+                end = min(end + 1, len(text))
+        elif ch == _ESC:
+            end = i + 1
+        elif ch == "\x9b":
+            end = _csi_end(text, i + 1)
+        elif ch in _C1_STRINGS:
+            end = _string_end(text, i + 1, bel_ends=ch == "\x9d")
+        elif (ch < " " and ch != "\n") or ch == "\x7f" or "\x80" <= ch <= "\x9f":
+            end = i + 1
+        else:
+            plain.append(ch)
+            i += 1
+            continue
+        flush()
+        pieces.append((kind, text[i:end]))
+        i = end
+    flush()
+    return pieces
+
+
+def visible_text(text: str) -> str:
+    """The prompt as it takes room on the screen (escapes and controls removed)."""
+    return "".join(piece for kind, piece in split_escapes(text) if kind == "text")
+
+
+def strip_colours(text: str) -> str:
+    """The prompt without its SGR colour sequences (NO_COLOR); other escapes stay."""
+    return "".join(piece for kind, piece in split_escapes(text) if kind != "sgr")

@@ -100,7 +100,8 @@ def term_env(hermetic_env: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("SWEBASH_", "OPENAI", "ANTHROPIC", "GEMINI", "OLLAMA"))}
     env.update({"PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm-256color", "LANG": "C.UTF-8",
-                "HOME": str(hermetic_env), "NO_COLOR": "1"})
+                "HOME": str(hermetic_env), "NO_COLOR": "1",
+                "SWEBASH_SYSTEM_DIR": os.environ["SWEBASH_SYSTEM_DIR"]})
     return env
 
 

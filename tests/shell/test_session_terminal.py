@@ -12,6 +12,7 @@ import pytest
 from swebash.errors import ShellDied
 from swebash.shell.markers import marker_bytes
 from swebash.shell.session import ShellSession
+from swebash.shell.startup import Startup
 from tests.shell.conftest import Harness
 
 
@@ -113,7 +114,8 @@ def test_exec_false_dies_with_its_status_and_restart_works(shell: Harness) -> No
 def test_login_mode_sources_profile(tmp_path: Path, hermetic_env: Path) -> None:
     (hermetic_env / ".profile").write_text("export FROM_PROFILE=yes\n")
     for login, expected in ((True, "yes"), (False, None)):
-        session = ShellSession.start(rcfile=None, login=login, cwd=str(tmp_path))
+        session = ShellSession.start(startup=Startup(login=login, rc=False),
+                                     cwd=str(tmp_path))
         try:
             session.wait_ready()
             assert session.exported_env().get("FROM_PROFILE") == expected
@@ -133,8 +135,16 @@ def test_close_ends_bash(tmp_path: Path) -> None:
 
 
 def test_prompt_set_by_a_command_never_shows(shell: Harness) -> None:
-    shell.run("PS1='(venv) '$PS1; PS0='running '")  # what a virtualenv's activate does
+    shell.run("PS1='(venv) '$PS1")  # what a virtualenv's activate does
     assert shell.run("echo x")[1] == "x\r\n"
+    assert shell.run("echo y")[1] == "y\r\n"
+
+
+def test_ps0_is_printed_after_the_line_is_read_before_it_runs(shell: Harness) -> None:
+    shell.run("PS0='[ps0 $((1+1))]'")  # expanded as a prompt, each time, as bash does
+    assert shell.run("echo x")[1] == "[ps0 2]x\r\n"
+    assert shell.run("# only a comment")[1] == ""  # bash prints no PS0 for it either
+    shell.run("unset PS0")
     assert shell.run("echo y")[1] == "y\r\n"
 
 
@@ -153,7 +163,7 @@ def test_ctrl_c_already_waiting_when_a_line_starts_never_hangs_or_reruns(
 @pytest.mark.parametrize("login,zero,shopt", [(False, "bash", "off"), (True, "-bash", "on")])
 def test_dollar_zero_and_login_shell_as_bash(tmp_path: Path, login: bool, zero: str,
                                              shopt: str) -> None:
-    session = ShellSession.start(rcfile=None, login=login, cwd=str(tmp_path))
+    session = ShellSession.start(startup=Startup(login=login, rc=False), cwd=str(tmp_path))
     screen = tmp_path / "screen"
     out = os.open(screen, os.O_RDWR | os.O_CREAT)
     null = os.open(os.devnull, os.O_RDWR)

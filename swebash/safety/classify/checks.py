@@ -1,0 +1,107 @@
+"""Path checks for a command's words: the path guard applied from every directory the command
+may be in (``cd x && cat y``), globs expanded within the time budget, and the write policy
+for targets."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+
+from swebash.safety.classify.model import Findings
+from swebash.safety.paths import check_path, expand
+
+__all__ = ["bounded_glob", "expand", "globbed", "read_path", "write_target"]
+
+GLOB_CHARS = frozenset("*?[")
+MAX_GLOB = 200
+MAX_SCANS = 400  # directories one glob may read
+
+
+def read_path(f: Findings, path: str) -> None:
+    """Deny reading a secret; a relative path is judged from every possible cwd."""
+    if not path:
+        return
+    cwds = f.cwds
+    if cwds is None:
+        if not (os.path.isabs(path) or path.startswith("~")):
+            f.ask(f"reads {path} after changing to a directory known only at run time")
+            return
+        cwds = [f.cwd]
+    for cwd in dict.fromkeys(cwds):
+        for candidate in globbed(f, path, cwd):
+            key = (candidate, cwd)
+            verdict = f.verdicts.get(key)
+            if verdict is None:  # the same file read twice in one line is judged once
+                verdict = f.verdicts[key] = check_path(candidate, cwd, f.home, write=False)
+            if verdict.decision == "deny" and verdict.dangerous:
+                f.deny(verdict.reasons[0])
+                return
+            if verdict.decision == "ask":
+                f.ask(verdict.reasons[0])
+
+
+def globbed(f: Findings, path: str, cwd: str) -> list[str]:
+    """A glob is judged by what it matches now (and by its own spelling)."""
+    if not GLOB_CHARS & set(path):
+        return [path]
+    matches = bounded_glob(f, expand(path, cwd, f.home))
+    if matches is None:
+        f.ask(f"reads a glob too large to check: {path[:60]}")
+        return [path]
+    return [path, *matches]
+
+
+def bounded_glob(f: Findings, pattern: str) -> list[str] | None:
+    """Expand ``pattern`` one path component at a time, checking the time budget at every
+    directory read and giving up (None) past ``MAX_GLOB`` matches or ``MAX_SCANS``
+    directories — ``/*/*/*/*/x`` never walks the disk. Dot-files match only a component
+    that starts with a dot, as in bash."""
+    parts = [p for p in pattern.split("/") if p]
+    paths = ["/"]
+    scans = 0
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        if not GLOB_CHARS & set(part):
+            paths = [os.path.join(p, part) for p in paths]
+            continue
+        found: list[str] = []
+        for directory in paths:
+            scans += 1
+            if scans > MAX_SCANS:
+                return None
+            f.tick()
+            try:
+                with os.scandir(directory) as entries:
+                    names = [e.name for e in entries if last or e.is_dir()]
+            except OSError:
+                continue
+            for name in names:
+                if name.startswith(".") and not part.startswith("."):
+                    continue
+                if fnmatch.fnmatchcase(name, part):
+                    found.append(os.path.join(directory, name))
+                    if len(found) > MAX_GLOB:
+                        return None
+        paths = found
+    return [p for p in paths if os.path.lexists(p)]
+
+
+def write_target(f: Findings, path: str, what: str, *, overwrite_is_dangerous: bool = True
+                 ) -> None:
+    """Judge writing ``path`` from every directory the command may be in by then."""
+    cwds = f.cwds
+    if cwds is None:
+        if not (os.path.isabs(path) or path.startswith("~")):
+            f.ask(f"{what}: writes {path[:40]} in a directory known only at run time", True)
+            return
+        cwds = [f.cwd]
+    for cwd in dict.fromkeys(cwds):
+        verdict = check_path(path, cwd, f.home, write=True)
+        if verdict.decision == "deny":
+            f.deny(verdict.reasons[0])
+            return
+        if overwrite_is_dangerous and os.path.isfile(expand(path, cwd, f.home)):
+            f.ask(f"{what}: overwrites an existing file ({path[:40]})", dangerous=True)
+        if verdict.dangerous:
+            for reason in verdict.reasons:
+                f.ask(reason if cwd == f.cwd else f"{reason} (after a cd)", dangerous=True)

@@ -1,0 +1,206 @@
+"""Each simple command's words → findings.
+
+Wrappers are peeled (``wrappers.py``) until the real command; a function defined in the same
+command line was judged as its body; a builtin with its own rule applies it; every other
+program is parsed with its grammar (``registry.lookup``) and judged from the parsed command
+(``judge_program``). A program with no grammar asks — "allow" is earned only by a command
+whose every option, operand and verb the grammar knows as read-only.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+
+from swebash.safety.classify import roles, suspicion
+from swebash.safety.classify.checks import bounded_glob
+from swebash.safety.classify.grammar import Effect, Spec
+from swebash.safety.classify.hooks import HOOKS, PREPS
+from swebash.safety.classify.model import Findings, Word, base
+from swebash.safety.classify.parser import Parsed, parse
+from swebash.safety.classify.registry import lookup
+from swebash.safety.classify.wrappers import peel
+from swebash.safety.paths import expand
+
+MAX_WRAPPERS = 16
+RESERVED = frozenset({"{", "}", "!", "(", "((", "[[", "do", "done", "then", "fi", "esac",
+                      "function", "select", "elif", "else", "case", "if", "while", "until"})
+
+
+def check_argv(f: Findings, words: list[Word], depth: int) -> None:
+    for word in words[1:]:
+        text = word.text
+        if ("*" in text or "?" in text or "[" in text) and not word.dynamic and \
+                word.source == text:
+            injected = option_named_file(f, word.text)
+            if injected:
+                f.ask(f"the glob {word.text[:20]} matches a file named like an option "
+                      f"({injected[:20]}): it would be read as one", True)
+    judge(f, [w.text for w in words], [w.dynamic for w in words], depth)
+
+
+def option_named_file(f: Findings, pattern: str) -> str | None:
+    """Wildcard injection: ``tar cf x.tar *`` in a directory holding a file named
+    ``--checkpoint-action=exec=sh``."""
+    for cwd in f.cwds or [f.cwd]:
+        matches = bounded_glob(f, expand(pattern, cwd, f.home)) or []
+        for match in matches:
+            name = os.path.basename(match)
+            if name.startswith("-"):
+                return name
+    return None
+
+
+def judge(f: Findings, argv: list[str], dynamic: list[bool], depth: int) -> None:
+    """Peel wrappers until the real command, then judge it."""
+    for _ in range(MAX_WRAPPERS):
+        if not argv:
+            return
+        f.tick()
+        if dynamic[0] or "*" in argv[0] or "?" in argv[0] or "[" in argv[0]:
+            f.record(list(argv))
+            f.ask("the command name is known only at run time", True)
+            return
+        name = base(argv[0])
+        if name in RESERVED:  # `time { rm x; }`: a misparse; judge the words as shell text
+            f.ask(f"'{name}' where a command is expected")
+            f.nested(shlex.join(argv[1:]) if name in ("{", "!", "(") else
+                     shlex.join(argv), f, depth + 1)
+            return
+        if argv[0] in f.functions:
+            f.record(list(argv))
+            return  # a function defined in this command: its body was judged
+        peeled = peel(f, name, argv, dynamic, depth)
+        if peeled is None:
+            index = f.record(list(argv))  # as written: an allow rule for `make` is not `./make`
+            before = f.asks
+            f.window += 1
+            try:
+                judge_command(f, name, argv, dynamic, depth)
+            finally:
+                f.window -= 1
+            f.command_asks[index] = f.asks - before
+            return
+        argv, dynamic = peeled
+    if argv:
+        f.ask(f"more than {MAX_WRAPPERS} wrappers around one command")
+
+
+def judge_command(f: Findings, name: str, argv: list[str], dynamic: list[bool],
+                  depth: int) -> None:
+    suspicious = suspicion.non_ascii_name(argv[0])
+    if suspicious:
+        f.ask(suspicious, True)
+        return
+    try:
+        spec = lookup(name)
+        if spec is not None:
+            judge_program(f, name, spec, argv, dynamic, depth)
+            return
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        # a broken grammar or hook must never let a command through: fail closed
+        f.ask(f"{name}: could not be checked ({type(exc).__name__})", True)
+        return
+    unknown(f, name, argv, dynamic)
+
+
+def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: list[bool],
+                  depth: int) -> None:
+    """Parse with the program's grammar and apply what each parsed word is."""
+    if len(argv) == 2 and argv[1] in spec.info and not dynamic[1]:
+        return  # `tool --version`
+    before = f.asks
+    if spec.prep:
+        argv, dynamic = PREPS[spec.prep](spec, argv, dynamic)
+    parsed = parse_cached(spec, argv, dynamic, name, f)
+    label = " ".join([name, *parsed.verbs])[:40]
+    if parsed.problems:
+        for problem in dict.fromkeys(parsed.problems):
+            f.ask(f"{label}: {problem} (not known to be read-only)")
+    if parsed.unknown_verb is not None:
+        suspicion.unknown_verb(f, label, argv, parsed)
+    effects = path_effects(spec, parsed) if parsed.verbs or spec.effect else []
+    for effect in effects:
+        f.ask(f"{label}: {effect.reason}", effect.dangerous)
+    for used in parsed.options:
+        if used.opt.effect is not None:
+            f.ask(f"{label}: {used.opt.effect.reason}", used.opt.effect.dangerous)
+        if used.value is not None:
+            roles.check(f, label, used.opt.role, used.value, used.dynamic, depth,
+                        quiet=used.opt.effect is not None)
+    for arg in parsed.operands:
+        roles.check(f, label, arg.role, arg.text, arg.dynamic, depth)
+    for hook in hooks_of(spec, parsed) if parsed.verbs else [spec.hook] * bool(spec.hook):
+        HOOKS[hook](f, parsed, depth)
+    if parsed.command is not None:
+        f.judge(f, argv[parsed.command:], dynamic[parsed.command:], depth)
+    if not parsed.spec.own_commands:
+        carriers = [u for u in parsed.options if u.opt.role == "x"]
+        for used, (start, end) in zip(carriers, parsed.ranges, strict=False):
+            first = [used.value] if used.value is not None else []
+            per_file(f, label, first + argv[start:end],
+                     [used.dynamic] * len(first) + dynamic[start:end], depth)
+    if f.asks > before:
+        suspicion.words(f, label, argv, dynamic, code=bool(parsed.problems or effects))
+
+
+_parses: dict[tuple[int, tuple[str, ...]], Parsed] = {}
+
+
+def parse_cached(spec: Spec, argv: list[str], dynamic: list[bool], name: str,
+                 f: Findings) -> Parsed:
+    """Parsing is a pure function of the grammar and static words: the last few hundred
+    are kept (an agent repeats commands; a long pipeline repeats stages). Words computed at
+    run time depend on the findings (loop variables), so those are parsed afresh."""
+    if any(dynamic):
+        return parse(spec, argv, dynamic, name, lambda word: not any(
+            v.startswith("-") for v in f.bound_values(word) or ["-"]))
+    key = (id(spec), tuple(argv))
+    parsed = _parses.get(key)
+    if parsed is None:
+        if len(_parses) > 512:
+            _parses.clear()
+        parsed = _parses[key] = parse(spec, argv, dynamic, name)
+    return parsed
+
+
+def per_file(f: Findings, label: str, words: list[str], dynamic: list[bool],
+             depth: int) -> None:
+    """A command run for every file found (``fd -x``): ``{}`` is a path known only then."""
+    if not words:
+        f.ask(f"{label}: runs a command for every file")
+        return
+    dynamic = [d or "{" in w for w, d in zip(words, dynamic, strict=True)]
+    if not any("{" in w for w in words):
+        words, dynamic = [*words, "{}"], [*dynamic, True]
+    f.judge(f, words, dynamic, depth)
+
+
+def path_effects(spec: Spec, parsed: Parsed) -> list[Effect]:
+    """The program's own effect and each verb's (``docker rm``: destroys)."""
+    out: list[Effect] = []
+    current: Spec | None = spec
+    for verb in [None, *parsed.verbs]:
+        if verb is not None and current is not None and current.subs is not None:
+            current = current.subs.get(verb)
+        if current is not None and current.effect is not None:
+            out.append(current.effect)
+    return out
+
+
+def hooks_of(spec: Spec, parsed: Parsed) -> list[str]:
+    out: list[str] = []
+    current: Spec | None = spec
+    for verb in [None, *parsed.verbs]:
+        if verb is not None and current is not None and current.subs is not None:
+            current = current.subs.get(verb)
+        if current is not None and current.hook:
+            out.append(current.hook)
+    return out
+
+
+def unknown(f: Findings, name: str, argv: list[str], dynamic: list[bool]) -> None:
+    """A program with no grammar asks; what its words name may make it dangerous."""
+    f.ask(f"{name}: not a program the classifier knows (not known to be read-only)")
+    suspicion.unknown_program(f, name, argv)
+    suspicion.words(f, name, argv, dynamic)

@@ -1,0 +1,407 @@
+"""Hooks of development tools: which Python modules only read (``-m json.tool``) and which
+are other programs (``-m pip`` is judged as pip); scripts and inline code; compilers' and
+build tools' read-only forms and the options that load plugins or wrapper programs; the
+check modes of linters and formatters; editors given commands; package managers' verbs the
+grammar leaves to a hook."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from swebash.safety.classify import roles
+from swebash.safety.classify.checks import read_path
+from swebash.safety.classify.model import Findings
+from swebash.safety.classify.parser import Parsed
+
+# python -m MODULE: modules that only print something about files or the system
+PY_READS = frozenset({"json.tool", "platform", "sysconfig", "this", "calendar", "tokenize",
+                      "ast", "dis", "tabnanny", "pyclbr", "uuid", "quopri", "pickletools",
+                      "site", "base64", "mimetypes", "locale", "encodings", "sre_constants",
+                      "filecmp", "sndhdr", "imghdr", "keyword", "token", "zipfile",
+                      "tarfile", "inspect", "pip"})
+PY_DANGER = {"http.server": "serves files over the network",
+             "SimpleHTTPServer": "serves files over the network",
+             "smtpd": "runs a mail server", "xmlrpc.server": "runs a server",
+             "timeit": "runs the code it is given", "code": "runs code from its input",
+             "asyncio": "runs code from its input", "pty": "spawns a shell",
+             "ftplib": "talks to a server", "smtplib": "sends mail"}
+PY_PROGRAMS = frozenset({"pip", "mypy", "black", "ruff", "isort", "flake8", "pylint",
+                         "pytest", "pycodestyle", "pydocstyle", "yapf", "autopep8",
+                         "pyflakes", "bandit", "vulture", "venv", "virtualenv", "pipx",
+                         "poetry", "uv", "twine", "build", "tox", "nox", "coverage",
+                         "unittest", "doctest", "pydoc", "ensurepip", "compileall",
+                         "py_compile", "cProfile", "profile", "trace", "pdb"})
+
+
+def python(f: Findings, p: Parsed, depth: int) -> None:
+    """``-c`` is a dangerous option in the grammar; ``-m`` names a module: read-only ones
+    pass, programs (pip, mypy…) are judged as those programs, servers are dangerous."""
+    module = next(iter(p.values("-m")), None)
+    if module is not None:
+        index = next((k for k, w in enumerate(p.argv) if w == module), len(p.argv) - 1)
+        args = p.argv[index + 1:]
+        dyn = p.dynamic[index + 1:]
+        if module in PY_DANGER:
+            f.ask(f"python -m {module}: {PY_DANGER[module]}", True)
+        elif module in PY_PROGRAMS:
+            f.judge(f, [module, *args], [False, *dyn], depth)
+        elif module in ("zipfile", "tarfile") and not (args[:1] in (["-l"], ["-t"]) or
+                                                       args[:1] in (["--list"], ["--test"])):
+            f.ask(f"python -m {module}: creates or extracts an archive")
+        elif module not in PY_READS:
+            f.ask(f"python -m {module[:30]}: runs a module")
+        else:
+            for arg, d in zip(args, dyn, strict=True):
+                if not arg.startswith("-"):
+                    roles.check(f, "python", "r", arg, d, depth)
+        return
+    if p.has("-c"):
+        return
+    if p.has("-i"):
+        f.ask("python: starts an interactive session")
+    script(f, p, depth)
+
+
+def script(f: Findings, p: Parsed, depth: int) -> None:
+    """An interpreter given a script runs it; given nothing it reads code from its input."""
+    if any(u.opt.effect is not None for u in p.options):
+        return  # inline code or a preload: already dangerous
+    operands = p.operands if not p.spec.raw else [
+        a for a in p.operands if not a.text.startswith("-")]
+    if not operands:
+        f.ask(f"{p.name}: starts an interpreter (it runs whatever it reads)", True)
+        return
+    first = operands[0]
+    if first.dynamic:
+        f.ask(f"{p.name}: runs a script named only at run time", True)
+    elif "://" in first.text:
+        f.ask(f"{p.name}: runs code fetched from a URL", True)
+    elif first.text in ("-", "/dev/stdin") or first.text.startswith("/dev/fd/"):
+        f.ask(f"{p.name}: runs code from its input")
+    elif p.has("-c", "--check", "--syntax-check", "-l") and p.name in ("node", "nodejs",
+                                                                       "ruby", "php"):
+        read_path(f, first.text)  # a syntax check reads the file, runs nothing
+    else:
+        f.ask(f"{p.name}: runs a program")
+
+
+COMPILER_INFO = re.compile(r"^(--version|-v|--help|-dumpmachine|-dumpversion|"
+                           r"-dumpfullversion|-dumpspecs|-print-[\w-]+(=.*)?|--print-[\w-]+"
+                           r"(=.*)?|-###|-Q|--target-help|-E|-dM|-P|-x|c|c\+\+|-|-fsyntax-only"
+                           r"|-std=.*|-[IDU].*|-W.*|-m[\w=-]+|-O.?|-g\w*|-f(?!plugin)[\w=-]+"
+                           r"|-march=.*|-include|-isystem|-iquote|--sysroot=.*)$")
+COMPILER_DANGER = re.compile(r"^(-wrapper|-fplugin|-B|-specs|-fuse-ld=[./~]|-plugin|"
+                             r"--plugin|-Wl,.*plugin|-load|-Xclang|-iplugindir|-fprofile-)")
+
+
+def compiler(f: Findings, p: Parsed, depth: int) -> None:
+    words = p.argv[1:]
+    if any(COMPILER_DANGER.match(w) for w in words):
+        f.ask(f"{p.name}: loads a plugin or runs a program it is given", True)
+    outputs = [words[k + 1] for k, w in enumerate(words[:-1]) if w == "-o"] + \
+        [w[2:] for w in words if w.startswith("-o") and len(w) > 2]
+    for output in outputs:
+        roles.check(f, p.name, "w", output, False, depth)
+    if any(w.startswith("@") for w in words):
+        f.ask(f"{p.name}: reads options from a file")
+    inputs = [a for a in p.operands if not a.text.startswith("-") and a.text not in
+              ("c", "c++") and a.text not in outputs]
+    for arg in inputs:
+        roles.check(f, p.name, "r", arg.text, arg.dynamic, depth)
+    only_info = all(COMPILER_INFO.match(w) or w in outputs for w in words) and (
+        not inputs or "-E" in words or "-fsyntax-only" in words) and not outputs
+    if not only_info:
+        f.ask(f"{p.name}: compiles or links code")
+
+
+def rustc(f: Findings, p: Parsed, depth: int) -> None:
+    words = p.argv[1:]
+    if any(re.match(r"^-C\s*(linker|link-arg|link-args|llvm-args)|^-Clinker|^-Clink", w)
+           or (w == "-C" and k + 1 < len(words) and
+               words[k + 1].startswith(("linker", "link-arg", "llvm-args")))
+           for k, w in enumerate(words)):
+        f.ask("rustc: runs the linker or program it is given", True)
+    if not all(re.match(r"^(--version|-V|-vV|--print(=.*)?|--explain|--help|-h)$", w) or
+               (k > 0 and words[k - 1] in ("--print", "--explain")) for k, w in
+               enumerate(words)):
+        f.ask("rustc: compiles code")
+
+
+JAVA_DANGER = re.compile(r"^(-agentpath|-agentlib|-javaagent|-XX:On|-XX:\+?StartFlightRec|"
+                         r"-J-javaagent|-J-agent|-Djava\.security\.manager=|-J-XX:On)")
+
+
+def java(f: Findings, p: Parsed, depth: int) -> None:
+    words = p.argv[1:]
+    if any(JAVA_DANGER.match(w) for w in words):
+        f.ask(f"{p.name}: loads an agent or runs a command on an event", True)
+    if not all(w in ("-version", "--version", "-showversion", "--show-version", "-help",
+                     "--help", "-h", "-X", "--help-extra", "-fullversion",
+                     "--full-version", "--list-modules") or w.startswith("-XshowSettings")
+               for w in words):
+        f.ask(f"{p.name}: " + ("compiles code (annotation processors run)"
+                               if p.name == "javac" else "runs a program"))
+
+
+def tsc(f: Findings, p: Parsed, depth: int) -> None:
+    words = set(p.argv[1:])
+    info = words <= {"--version", "-v", "--help", "-h", "--all", "--showConfig"}
+    checks = "--noEmit" in words and not words & {"-w", "--watch", "-b", "--build",
+                                                   "--generateTrace", "--outDir",
+                                                   "--outFile", "--declarationDir"}
+    if not (info or checks):
+        f.ask("tsc: compiles and writes output")
+
+
+def dotnet(f: Findings, p: Parsed, depth: int) -> None:
+    if p.argv[1:] not in (["--info"], ["--version"], ["--list-sdks"], ["--list-runtimes"],
+                          ["-h"], ["--help"]):
+        f.ask(f"dotnet: {'builds or runs the project' if p.argv[1:] else 'runs .NET'}")
+
+
+def make(f: Findings, p: Parsed, depth: int) -> None:
+    words = p.argv[1:]
+    if words and all(w in ("-v", "--version", "-h", "--help") for w in words):
+        return
+    for k, word in enumerate(words):
+        if word.startswith(("-E", "--eval")):
+            f.ask(f"{p.name}: evaluates makefile code it is given", True)
+        elif word in ("-f", "--file", "--makefile") and k + 1 < len(words) and \
+                words[k + 1] in ("-", "/dev/stdin"):
+            f.ask(f"{p.name}: runs a makefile read from its input", True)
+        elif re.match(r"^(SHELL|MAKESHELL|\.SHELLFLAGS|MAKEFLAGS|MAKEFILES)=", word):
+            f.ask(f"{p.name}: sets {word.split('=', 1)[0]}, which changes what runs", True)
+    f.ask(f"{p.name}: runs the Makefile's commands")
+
+
+CMAKE_E_READ = frozenset({"capabilities", "echo", "echo_append", "environment", "sha1sum",
+                          "sha224sum", "sha256sum", "sha384sum", "sha512sum", "md5sum",
+                          "compare_files", "cat", "true", "false"})
+
+
+def cmake(f: Findings, p: Parsed, depth: int) -> None:
+    words = p.argv[1:]
+    if not words or all(w.startswith(("--version", "--help", "-h", "--list-presets",
+                                      "--system-information")) for w in words):
+        return
+    if words[0] == "-E" and len(words) > 1:
+        command = words[1]
+        if command in CMAKE_E_READ:
+            if command in ("cat", "sha256sum", "md5sum", "sha1sum", "sha512sum",
+                           "compare_files"):
+                for path in words[2:]:
+                    read_path(f, path)
+            return
+        if command in ("rm", "remove", "remove_directory"):
+            f.ask(f"cmake -E {command}: deletes files", True)
+        elif command in ("env", "chdir", "time"):
+            rest = words[2:]
+            while rest and command == "env" and ("=" in rest[0] or rest[0].startswith("-")):
+                rest = rest[1:]
+            if command == "chdir" and rest:
+                rest = rest[1:]
+            if rest:
+                f.judge(f, rest, [False] * len(rest), depth)
+            return
+        f.ask(f"cmake -E {command[:20]}: changes files")
+        return
+    if "-P" in words:
+        f.ask("cmake -P: runs a CMake script (it can run commands)")
+    else:
+        f.ask("cmake: configures or builds the project (its CMake code runs)")
+
+
+def ninja(f: Findings, p: Parsed, depth: int) -> None:
+    words = p.argv[1:]
+    tools = [words[k + 1] for k, w in enumerate(words[:-1]) if w == "-t"]
+    if any(t in ("clean", "cleandead") for t in tools):
+        f.ask("ninja: deletes build outputs", True)
+        return
+    reads = ("targets", "commands", "query", "graph", "deps", "rules", "inputs", "compdb",
+             "list", "missingdeps", "multi-inputs")
+    if (tools and all(t in reads for t in tools)) or "-n" in words:
+        return
+    f.ask("ninja: builds the project (its commands run)")
+
+
+BUILD_LISTS = {"just": ("--list", "-l", "--summary", "--dump", "--show", "-s", "--variables",
+                        "--groups"),
+               "task": ("--list", "-l", "--list-all", "-a", "--summary"),
+               "tox": ("-l", "--listenvs", "-a", "--listenvs-all", "--showconfig"),
+               "mise": ("ls", "list", "current", "which", "doctor", "env"),
+               "asdf": ("list", "current", "where", "which", "info", "plugin-list"),
+               "pre-commit": ("--version",)}
+
+
+def build(f: Findings, p: Parsed, depth: int) -> None:
+    words = p.argv[1:]
+    name = p.name.lstrip("./")
+    listing = BUILD_LISTS.get(name)
+    if listing and words and words[0] in listing:
+        return
+    if any(w.startswith(("exec:", "-Dexec.")) or w in ("-I", "--init-script", "-e")
+           for w in words):
+        f.ask(f"{name}: runs a program or script it is given", True)
+    f.ask(f"{name}: builds or runs the project's code")
+
+
+EDITOR_RUNS = re.compile(r"(!|\bsystem\b|\bshell\b|\bcall\b|\bpy(thon)?3?\b|\blua\b|"
+                         r"\bperl\b|\bruby\b|\btcl\b|\bterm(inal)?\b|\bread\s*!|\bw\s*!|"
+                         r"shell-command|call-process|start-process)")
+
+
+def editor(f: Findings, p: Parsed, depth: int) -> None:
+    words = p.argv[1:]
+    runs = [w for k, w in enumerate(words) if w.startswith("+") or (k and words[k - 1] in (
+        "-c", "--cmd", "--eval", "--exec", "-e", "-ex"))]
+    loads = [words[k + 1] for k, w in enumerate(words[:-1]) if w in (
+        "-S", "-u", "--init-file", "-l", "--load", "-x", "--script", "-s", "--speller",
+        "--rcfile", "-f", "--funcall", "-batch", "--batch", "-U", "-i")] + [
+        w for w in words if w.startswith(("--speller=", "--rcfile=", "--load=", "--eval=",
+                                          "--init-file="))]
+    if any(EDITOR_RUNS.search(w) for w in runs) or [
+            w for w in loads if w not in ("NONE", "NORC", "NOPLUGIN")] or \
+            any(w.startswith(("--eval", "--batch", "-batch")) for w in words) or \
+            (p.name in ("vim", "vi", "nvim", "ex", "view") and any(
+                re.fullmatch(r"-[a-zA-Z]*[sE][a-zA-Z]*", w) for w in words)):
+        f.ask(f"{p.name}: runs commands or loads scripts from its arguments", True)
+    f.ask(f"{p.name}: opens an editor")
+
+
+FIXES = frozenset({"-w", "--write", "-i", "--in-place", "--fix", "--unsafe-fixes",
+                   "--add-noqa", "--watch", "-a", "--aggressive", "-o", "--output-file",
+                   "--output", "--tee", "--write-changes", "--fix-only", "--overwrite",
+                   "--apply", "-W"})
+CHECKS = frozenset({"--check", "--diff", "-l", "-d", "--dry-run", "-n", "--list",
+                    "--check-only", "--list-different", "-c", "--verify"})
+CODE_CONFIG = frozenset({"mypy", "pylint", "eslint", "prettier"})
+
+
+def linter(f: Findings, p: Parsed, depth: int) -> None:
+    words = {w.split("=", 1)[0] for w in p.argv[1:]}
+    if words & FIXES:
+        f.ask(f"{p.name}: may rewrite files")
+    for arg in p.operands:
+        if not arg.text.startswith("-") and not arg.dynamic:
+            read_path(f, arg.text)
+
+
+def formatter(f: Findings, p: Parsed, depth: int) -> None:
+    words = {w.split("=", 1)[0] for w in p.argv[1:]}
+    name = p.name
+    if name in CODE_CONFIG:
+        f.ask(f"{name}: loads the project's configuration and plugins (they can run code)")
+        return
+    if name == "ruff":
+        verb = next((a.text for a in p.operands if not a.text.startswith("-")), "check")
+        if verb not in ("check", "format", "rule", "linter", "config", "version", "clean",
+                        "server", "analyze", "help"):
+            verb = "check"
+        reads = verb in ("check", "version", "rule", "linter", "config") or (
+            verb == "format" and bool(words & CHECKS))
+        if reads and not words & FIXES:
+            return
+    elif name in ("deno", "cargo") or p.verbs:
+        if words & {"--check"}:
+            return
+    elif (not words & FIXES and words & CHECKS) or (name == "pyright" and not words & FIXES):
+        return
+    f.ask(f"{name}: may rewrite files")
+
+
+def npm_audit(f: Findings, p: Parsed, depth: int) -> None:
+    if p.operands:
+        f.ask("npm audit fix: changes packages")
+
+
+SECRET_KEY = re.compile(r"(?i)(auth|token|password|passwd|secret|cert|key|credential)")
+
+
+def npm_config_get(f: Findings, p: Parsed, depth: int) -> None:
+    if any(SECRET_KEY.search(a.text) for a in p.operands):
+        f.ask(f"{p.name} config: prints a credential", True)
+
+
+def config_set(f: Findings, p: Parsed, depth: int) -> None:
+    """poetry/bundle/composer/conda config: a key reads, a key and a value set."""
+    if len(p.operands) > 1 or p.has("--unset", "--add", "--set", "--remove",
+                                     "--remove-key", "--append", "--prepend"):
+        f.ask(f"{p.name} config: changes the configuration")
+    elif any(SECRET_KEY.search(a.text) for a in p.operands):
+        f.ask(f"{p.name} config: prints a credential", True)
+
+
+def deno_remote(f: Findings, p: Parsed, depth: int) -> None:
+    if any("://" in a.text for a in p.operands):
+        f.ask("deno: runs code fetched from a URL", True)
+
+
+def go_exec(f: Findings, p: Parsed, depth: int) -> None:
+    if any(w.startswith(("-toolexec", "-exec", "-vettool", "--toolexec", "--exec"))
+           for w in p.argv):
+        f.ask("go: runs the program it is given", True)
+
+
+def rpm(f: Findings, p: Parsed, depth: int) -> None:
+    for fmt in p.values("--qf", "--queryformat"):
+        if "%{lua" in fmt or "%(" in fmt:
+            f.ask("rpm: the query format runs code", True)
+    if not p.has("-q", "--query", "-V", "--verify", "-K", "--checksig", "-qa"):
+        f.ask("rpm: not a query")
+
+
+def pacman(f: Findings, p: Parsed, depth: int) -> None:
+    options = "".join(w[1:] for w in p.argv[1:] if re.fullmatch(r"-[a-zA-Z]+", w))
+    longs = {w for w in p.argv[1:] if w.startswith("--")}
+    if options[:1] == "R" or "--remove" in longs:
+        f.ask(f"{p.name}: removes packages", True)
+        return
+    if longs - {"--version", "--help", "--query", "--info", "--list", "--search",
+                "--deptest", "--color", "--noconfirm", "--quiet"}:
+        f.ask(f"{p.name}: an option that is not a query")
+        return
+    op = options[:1]
+    rest = set(options[1:])
+    if op in ("Q", "T", "V") or "--query" in longs or "--version" in longs:
+        return
+    if op in ("S", "F") and rest and rest <= set("silgpq") and "y" not in rest:
+        return
+    f.ask(f"{p.name}: installs, upgrades or syncs packages")
+
+
+def nix_env(f: Findings, p: Parsed, depth: int) -> None:
+    words = set(p.argv[1:])
+    if words & {"-e", "--uninstall", "--delete-generations", "--rollback"}:
+        f.ask("nix-env: removes packages or generations", True)
+    elif not words & {"-q", "--query", "--list-generations", "--version"}:
+        f.ask("nix-env: installs or changes packages")
+
+
+def pip_install(f: Findings, p: Parsed, depth: int) -> None:
+    """Installing from an index, a URL or a VCS address given on the command line trusts a
+    source nobody vetted."""
+    words = p.argv[p.argv.index(p.verbs[-1]) + 1:] if p.verbs else []
+    if any(w.split("=", 1)[0] in ("-i", "--index-url", "--extra-index-url", "-f",
+                                  "--find-links", "--trusted-host") or w.startswith("-i")
+           or re.match(r"^(git\+|hg\+|svn\+|bzr\+|https?://|file:)", w) for w in words):
+        f.ask(f"{p.name} {p.verbs[-1]}: installs from a source given on the command line",
+              True)
+
+
+def apt_options(f: Findings, p: Parsed, depth: int) -> None:
+    if any(w in ("-o", "-c") or w.startswith(("-o", "--option", "-c", "--config-file"))
+           for w in p.argv[1:]):
+        f.ask(f"{p.name}: sets apt options (hooks run programs)", True)
+
+
+HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
+    "pip_install": pip_install, "apt_options": apt_options,
+    "python": python, "script": script, "compiler": compiler, "rustc": rustc, "java": java,
+    "tsc": tsc, "dotnet": dotnet, "make": make, "cmake": cmake, "ninja": ninja,
+    "build": build, "editor": editor, "linter": linter, "formatter": formatter,
+    "npm_audit": npm_audit, "npm_config_get": npm_config_get, "poetry_config": config_set,
+    "conda_config": config_set, "bundle_config": config_set, "composer_config": config_set,
+    "deno_remote": deno_remote, "go_exec": go_exec, "rpm": rpm, "pacman": pacman,
+    "nix_env": nix_env,
+}

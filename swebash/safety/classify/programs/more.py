@@ -1,0 +1,156 @@
+"""Grammars of the long tail: more package managers, build tools and compilers, Kubernetes
+and cloud tools, tracers and profilers, archivers, moreutils, text tools, and proxies that
+wrap a command. Most follow a few shapes, so they are built by small helpers: a package
+manager whose listing verbs read, a build tool that asks, a live-infrastructure CLI whose
+read verbs have a shape, a wrapper whose command is judged."""
+
+from __future__ import annotations
+
+from swebash.safety.classify.grammar import Spec, Table, definer, prog
+
+SPECS: Table = {}
+define = definer(SPECS)
+
+
+def manager(reads: str, removes: str, installs: str, flags: str = "") -> Spec:
+    """A package manager: listing verbs read, removing is dangerous, installing asks."""
+    subs = {reads: prog(flags, args="p*", inherits=True)}
+    if removes:
+        subs[removes] = prog(args="p*", raw=True, effect="removes packages", dangerous=True)
+    if installs:
+        subs[installs] = prog(args="p*", raw=True,
+                              effect="installs packages (their install scripts run)")
+    return prog("-q -v --quiet --verbose --json --help -h", subs=subs,
+                info="--version -v -V version --help -h")
+
+
+define("luarocks", lambda: manager("list show search path config doc which",
+                                   "remove purge", "install make build download pack "
+                                   "upload init"))
+define("cpanm cpan", lambda: prog(args="p*", raw=True, hook="build",
+                                  info="--version -v -V --help -h"))
+define("cabal", lambda: manager("list info check outdated", "", "install build run test "
+                                "exec update repl init configure sdist upload"))
+define("stack", lambda: manager("ls list path query ide", "purge clean",
+                                "build install run test exec ghci repl setup upgrade "
+                                "new init"))
+define("mix", lambda: manager("deps.tree hex.info deps help", "deps.clean",
+                              "deps.get compile test run escript.install archive.install "
+                              "phx.server format hex.publish"))
+define("rebar3", lambda: manager("tree deps help version", "clean", "compile eunit ct "
+                                 "shell release get-deps upgrade"))
+define("opam", lambda: manager("list show search switch env config var", "remove uninstall",
+                               "install upgrade update pin init exec source"))
+define("conan", lambda: manager("list search inspect info graph profile", "remove",
+                                "install create build upload export source"))
+define("vcpkg", lambda: manager("list search depend-info owns", "remove",
+                                "install upgrade integrate export"))
+define("pipenv", lambda: manager("graph --where --venv --py requirements check",
+                                 "uninstall --rm clean", "install sync update lock run "
+                                 "shell"))
+define("rye", lambda: manager("list show version toolchain", "remove",
+                              "add sync run install fetch build publish init"))
+define("pip-compile pip-sync pip-audit", lambda: prog(
+    args="p*", raw=True, hook="build", info="--version --help -h"))
+define("port", lambda: manager("installed list info search outdated deps rdeps contents "
+                               "provides echo", "uninstall clean", "install upgrade "
+                               "selfupdate sync activate deactivate"))
+define("pkg", lambda: manager("info query search audit which version stats check",
+                              "delete remove autoremove clean", "install upgrade update "
+                              "add fetch"))
+define("choco winget scoop nuget", lambda: manager(
+    "list search info show find export status", "uninstall remove",
+    "install upgrade update add import download"))
+define("nasm yasm ghc zig swiftc kotlinc scalac nvcc esbuild webpack vite rollup parcel "
+       "babel swc msbuild xcodebuild autoconf automake autoreconf libtool configure "
+       "./configure turbo nx lerna rush next nuxt ng ember gatsby", lambda: prog(
+           args="p*", raw=True, hook="build", info="--version -v -V --help -h version"))
+define("ccache sccache distcc icecc", lambda: prog(args="p*", raw=True, hook="compiler_cache",
+                                                   info="--version -V --help -h"))
+define("proxychains proxychains4 torsocks tsocks torify", lambda: prog(
+    "-q -f:r", args="x?", permute=False, hook="launcher",
+    effect="sends the command's traffic through a proxy", dangerous=True))
+define("hyperfine", lambda: prog(
+    "-w: -r: -m: -M: -p: -c: -s: -S: -i -u: -N -n: --warmup: --runs: --min-runs: "
+    "--max-runs: --prepare: --conclude: --cleanup: --setup: --shell: --ignore-failure "
+    "--time-unit: --style: --sort: --command-name: --show-output --input: "
+    "--parameter-scan: --parameter-step-size: --parameter-list: -P: -D: -L:",
+    args="c+", ask={"--export-json:w --export-csv:w --export-markdown:w "
+                    "--export-asciidoc:w --export-orgmode:w --output:w":
+                    "writes its results to a file"}))
+define("bpftrace", lambda: prog(args="p*", raw=True,
+                                effect="runs kernel tracing programs (they can run "
+                                       "commands and read any memory)", dangerous=True,
+                                info="--version -V --help -h"))
+define("py-spy", lambda: prog(args="p*", raw=True, hook="profiler",
+                              info="--version -V --help -h"))
+define("rr", lambda: prog(args="p*", raw=True, hook="profiler", info="--version --help -h"))
+define("gprof", lambda: prog("-abpqPQCJyzZDlrcTiIAFEeNnOxsv -k: -m: --brief --flat-profile "
+                             "--graph --annotated-source --line --demangle --no-demangle "
+                             "--display-unused-functions --static-call-graph "
+                             "--print-path --function-ordering --file-ordering:",
+                             args="r*"))
+define("trace-cmd sysdig opensnoop execsnoop tcpdump-bcc bcc", lambda: prog(
+    args="p*", raw=True, effect="traces the kernel or every process (it sees their data)",
+    dangerous=True, info="--version --help -h"))
+define("tshark dumpcap wireshark termshark", lambda: prog(
+    args="p*", raw=True, hook="tcpdump", effect="captures network traffic",
+    info="--version -v --help -h"))
+define("unrar rar lha lzh cabextract unar lsar", lambda: prog(args="p*", raw=True,
+                                                               hook="archive_generic"))
+define("dpkg-deb", lambda: prog(args="p*", raw=True, hook="archive_generic"))
+define("rpm2cpio", lambda: prog(args="r?"))
+define("jar", lambda: prog(args="p*", raw=True, hook="archive_generic"))
+define("pax", lambda: prog(args="p*", raw=True, hook="archive_generic"))
+define("col colrm ul", lambda: prog("-bfhlpx -l: ", args="p*"))
+define("sponge", lambda: prog("-a", args="w"))
+define("pee", lambda: prog("--ignore-sigpipe --no-ignore-sigpipe --ignore-write-errors "
+                           "--no-ignore-write-errors", args="c*"))
+define("ifne zrun lckdo", lambda: prog("-n -w: -W: -q", args="x?", permute=False,
+                                                 hook="launcher"))
+define("mispipe", lambda: prog(args="c c"))
+define("isutf8 errno combine", lambda: prog("-q -l -s -v --help --list --search",
+                                            args="p*"))
+define("vipe vidir", lambda: prog(args="p*", raw=True, hook="editor"))
+define("recode", lambda: prog(args="p*", raw=True,
+                              effect="rewrites files in place", dangerous=True))
+define("argocd flux istioctl linkerd velero cdk sam serverless sls cf knife salt "
+       "salt-call chef-client skaffold tilt kubeseal kubebuilder operator-sdk", lambda: prog(
+           args="p*", raw=True, hook="cloud_generic", info="--version version -v --help"))
+define("stern kubetail", lambda: prog(args="p*", raw=True, hook="cloud_generic",
+                                      info="--version --help"))
+define("kubectx kubens", lambda: prog("-c -h --current --help", args="p?",
+                                      hook="kube_switch"))
+define("kustomize", lambda: prog(subs={
+    "build": prog("--enable-helm --load-restrictor: -o:w --output:w --enable-alpha-plugins "
+                  "--enable-exec --network --reorder:", args="p?",
+                  danger={"--enable-exec --enable-alpha-plugins --enable-star":
+                          "runs plugins (programs) named by the kustomization"}),
+    "version": prog(), "cfg": prog(subs={"tree cat count grep": prog(args="p*", raw=True)}),
+    "edit create init localize": prog(args="p*", raw=True,
+                                      effect="changes a kustomization")},
+    info="--version --help"))
+define("etcdctl", lambda: prog(args="p*", raw=True, hook="etcd"))
+define("sqlplus isql usql pgcli mycli litecli", lambda: prog(args="p*", raw=True,
+                                                             hook="db_generic"))
+define("mongoexport mongoimport mongorestore pg_restore", lambda: prog(
+    args="p*", raw=True, effect="exports or restores database contents", dangerous=True))
+define("redis-server mongod postgres mysqld", lambda: prog(
+    args="p*", raw=True, effect="starts a database server", info="--version -v --help"))
+define("lynx w3m links elinks browsh", lambda: prog(args="p*", raw=True, hook="browser"))
+define("axel iperf iperf3 speedtest speedtest-cli", lambda: prog(
+    args="p*", raw=True, effect="transfers data over the network",
+    info="--version -v -V --help -h"))
+define("sshfs", lambda: prog(args="p*", raw=True,
+                                          effect="mounts a remote filesystem", dangerous=True))
+define("autossh mosh", lambda: prog(args="p*", raw=True, hook="remote_shell"))
+define("tig lazygit gitui", lambda: prog(args="p*", raw=True,
+                                         effect="an interactive git interface (it can "
+                                                "commit, push and run hooks)",
+                                         info="--version -v -V --help -h"))
+define("git-lfs", lambda: prog(subs={"ls-files status env version track": prog(
+    args="p*", raw=True, inherits=True),
+    "pull push fetch install uninstall migrate prune checkout untrack lock unlock": prog(
+        args="p*", raw=True, effect="changes LFS objects or hooks")}))
+define("fossil bzr darcs pijul repo", lambda: prog(args="p*", raw=True, hook="vcs_generic",
+                                                   info="--version version --help"))

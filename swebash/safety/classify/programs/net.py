@@ -1,0 +1,278 @@
+"""Grammars of network programs: HTTP clients, remote shells and copies, DNS and reachability
+tools, and the network configuration tools whose listing forms only read.
+
+A plain GET printed to stdout is read-only; sending data (a body, a file, a value computed at
+run time), a proxy, a config file, a non-web scheme or a cloud metadata address is not
+(``hooks_net.py``).
+"""
+
+from __future__ import annotations
+
+from swebash.safety.classify.grammar import Spec, Table, definer, prog
+
+SPECS: Table = {}
+define = definer(SPECS)
+
+UPLOAD = "uploads data"
+CURL = (
+    "-fsSLIikv46#NGgjlqZ0123BaRM -m: -H: -A: -e: -r: -z: -Y: -y: -u: -X: -w: -C: -o:w -D:w "
+    "-c:w -b: -U: --silent --show-error --location --location-trusted --fail --fail-early "
+    "--fail-with-body --head --include --insecure --verbose --compressed --compressed-ssh "
+    "--http0.9 --http1.0 --http1.1 --http2 --http2-prior-knowledge --http3 --http3-only "
+    "--ipv4 --ipv6 --no-buffer --no-progress-meter --progress-bar --globoff --get --raw "
+    "--tcp-nodelay --tcp-fastopen --path-as-is --disable --retry-all-errors "
+    "--retry-connrefused --styled-output --no-styled-output --ssl --ssl-reqd --no-keepalive "
+    "--no-sessionid --no-alpn --no-npn --tr-encoding --trace-time --anyauth --basic "
+    "--digest --ntlm --negotiate --false-start --cert-status --ssl-allow-beast "
+    "--ssl-no-revoke --ssl-revoke-best-effort --ssl-auto-client-cert --tlsv1 --tlsv1.0 "
+    "--tlsv1.1 --tlsv1.2 --tlsv1.3 --sslv2 --sslv3 --parallel --parallel-immediate "
+    "--list-only --junk-session-cookies --post301 --post302 --post303 --remote-time "
+    "--suppress-connect-headers --ignore-content-length --disallow-username-in-url "
+    "--doh-insecure --doh-cert-status --manual --remove-on-error --no-clobber --xattr "
+    "--max-time: --connect-timeout: --retry: --retry-delay: --retry-max-time: --header: "
+    "--user-agent: --referer: --range: --max-redirs: --max-filesize: --time-cond: "
+    "--limit-rate: --resolve: --connect-to: --url:u --keepalive-time: --proto: "
+    "--proto-redir: --proto-default: --cacert:m --capath:n --ciphers: --tls13-ciphers: "
+    "--curves: --tls-max: --expect100-timeout: --local-port: --interface: --dns-servers: "
+    "--dns-interface: --dns-ipv4-addr: --dns-ipv6-addr: --doh-url:u --noproxy: "
+    "--parallel-max: --speed-limit: --speed-time: --rate: --request-target: "
+    "--pinnedpubkey: --hostpubmd5: --hostpubsha256: --create-file-mode: --sasl-authzid: "
+    "--service-name: --delegation: --login-options: --happy-eyeballs-timeout-ms: --user: "
+    "--oauth2-bearer: --request: --write-out: --continue-at: --cookie: --next "
+    "--output:w --dump-header:w --cookie-jar:w --trace:w --trace-ascii:w --stderr:w "
+    "--libcurl:w --etag-save:w --hsts:a --alt-svc:a --output-dir:a "
+    "--cert-type: --key-type: --engine: --egd-file:m --random-file:m --crlfile:m "
+    "--cert:r -E:r --key:r --pass: --aws-sigv4: --proxy-user:")
+define("curl", lambda: prog(
+    CURL, args="u*", hook="curl",
+    danger={"-d: --data: --data-ascii: --data-binary: --data-raw: --data-urlencode: -F: "
+            "--form: --form-string: --json: -T:r --upload-file:r --url-query: --variable: "
+            "--expand-data: --expand-url: --expand-header: --mail-from: --mail-rcpt: "
+            "--mail-auth: --mail-rcpt-allowfails -Q: --quote: -t: --telnet-option: "
+            "--ftp-port: -P: --ftp-create-dirs --ftp-method: --ftp-account: "
+            "--ftp-alternative-to-user: --ftp-pasv --ftp-pret --ftp-skip-pasv-ip "
+            "--ftp-ssl-ccc --ftp-ssl-ccc-mode: --ftp-ssl-control --crlf": UPLOAD,
+            "-x: --proxy: --preproxy: --socks4: --socks4a: --socks5: --socks5-hostname: "
+            "--proxy1.0: -p --proxytunnel --proxy-header: --haproxy-protocol":
+            "goes through a proxy",
+            "-K: --config: --netrc-file:r": "reads options or credentials from a file",
+            "--etag-compare:r": "sends a file's content in a request header",
+            "--unix-socket: --abstract-unix-socket:":
+            "talks to a local socket (the docker daemon, …)"},
+    ask={"-n --netrc --netrc-optional": "sends credentials from ~/.netrc",
+         "-O --remote-name --remote-name-all -J --remote-header-name --create-dirs":
+         "writes the download to a file"}))
+define("wget wget2", lambda: prog(
+    "-qvSc46Nk -T: -t: -U: -w: -O:w -nv --quiet --verbose --no-verbose --server-response "
+    "--spider --no-check-certificate --check-certificate:: --inet4-only --inet6-only "
+    "--no-cache --show-progress --progress: --no-dns-cache --dns-timeout: "
+    "--connect-timeout: --read-timeout: --timeout: --tries: --user-agent: --header: "
+    "--referer: --max-redirect: --limit-rate: --wait: --waitretry: --random-wait "
+    "--no-proxy --ca-certificate:m --ca-directory:n --secure-protocol: --https-only "
+    "--compression: --content-on-error --content-disposition --retry-connrefused "
+    "--retry-on-host-error --retry-on-http-error: --output-document:w --ignore-length "
+    "--no-hsts --hsts-file:a --no-cookies --local-encoding: --remote-encoding: "
+    "--unlink --no-clobber -nc --continue --timestamping --user: --password: "
+    "--http-user: --http-password: --auth-no-challenge --default-page: --adjust-extension "
+    "-E --save-headers --ignore-case --xattr", args="u*", hook="wget",
+    danger={"-e: --execute: --config:": "runs .wgetrc commands it is given",
+            "--post-data: --post-file:r --body-data: --body-file:r --method:": UPLOAD,
+            "--use-askpass:": "runs the program it is given",
+            "--proxy: -Y: --proxy-user: --proxy-password:": "goes through a proxy"},
+    ask={"-o:w --output-file:w -a:a --append-output:a": "writes a log file",
+         "-i:r --input-file:r -F --force-html -B: --base:": "reads URLs from a file",
+         "-r --recursive -m --mirror -l: --level: -p --page-requisites -x "
+         "--force-directories -P:a --directory-prefix:a -nd --no-directories -np "
+         "--no-parent -nH --no-host-directories --cut-dirs: -A: --accept: -R: --reject: "
+         "-D: --domains: -H --span-hosts -L --relative -K --backup-converted "
+         "--convert-links": "downloads a tree of files",
+         "-b --background": "keeps running in the background",
+         "--load-cookies:r --save-cookies:w --keep-session-cookies --warc-file:w "
+         "--private-key:r --certificate:r": "reads or writes cookie or key files"}))
+define("http https xh xhs curlie httpie", lambda: prog(
+    "-bhvjfIFSmq -a: -A: -o:w -p: -P: --body --headers --verbose --json --form --follow "
+    "--check-status --ignore-stdin --pretty: --style: --print: --history-print: --timeout: "
+    "--max-redirects: --auth: --auth-type: --verify: --cert:r --cert-key:r --ssl: "
+    "--default-scheme: --offline --quiet --stream --max-headers: --unsorted --sorted "
+    "--format-options: --response-charset: --response-mime: --all --path-as-is "
+    "--chunked --compress --ipv4 --ipv6 -4 -6 --https --http-version: --resolve: "
+    "--output:w --raw: --multipart --boundary: -d --download -c --continue",
+    args="p*", hook="httpie",
+    danger={"--proxy: --session: --session-read-only:": "goes through a proxy or reads a "
+                                                         "session file"}))
+define("ssh", lambda: prog(
+    "-46AaCfGgKkMNnqsTtVvXxYy -B: -b: -c: -D: -E:a -e: -F:r -I: -i:m -J: -L: -l: -m: -O: "
+    "-o: -p: -Q: -R: -S: -W: -w:", args="h? p*", hook="ssh", permute=False,
+    info="-V --version --help"))
+define("scp sftp", lambda: prog(
+    "-346ABCOpqRrTv -c: -D: -F:r -i:m -J: -l: -o: -P: -S: -X: -b:r -N -s:", args="p*",
+    hook="scp", permute=False))
+define("rsync", lambda: prog(
+    "-vqcarRbuldLkKHpEAXogDtUNOJnWxzPhSi0468y -B: -e: -f: -T:n -M: --verbose --info: "
+    "--debug: --quiet --no-motd --checksum --archive --recursive --relative --no-implied-dirs "
+    "--backup --backup-dir: --suffix: --update --inplace --append --append-verify --dirs "
+    "--mkpath --links --copy-links --copy-unsafe-links --safe-links --munge-links "
+    "--copy-dirlinks --keep-dirlinks --hard-links --perms --executability --chmod: --acls "
+    "--xattrs --owner --group --devices --specials --times --atimes --open-noatime "
+    "--crtimes --omit-dir-times --omit-link-times --super --fake-super --sparse "
+    "--preallocate --dry-run --whole-file --checksum-choice: --one-file-system "
+    "--block-size: --existing --ignore-existing --size-only --modify-window: "
+    "--temp-dir:n --fuzzy --compare-dest:n --copy-dest:n --link-dest:n --compress "
+    "--compress-choice: --compress-level: --skip-compress: --cvs-exclude --filter: "
+    "--exclude: --exclude-from:r --include: --include-from:r --files-from:r --from0 "
+    "--protect-args --secluded-args --trust-sender --copy-as: --address: --port: "
+    "--sockopts: --blocking-io --outbuf: --stats --8-bit-output --human-readable "
+    "--progress --itemize-changes --remote-option: --out-format: --log-file:a "
+    "--log-file-format: --password-file:r --early-input:r --list-only --bwlimit: "
+    "--stop-after: --stop-at: --fsync --write-batch:w --only-write-batch:w --read-batch:r "
+    "--protocol: --iconv: --ipv4 --ipv6 --version --help --numeric-ids --usermap: "
+    "--groupmap: --chown: --timeout: --contimeout: --partial --partial-dir: "
+    "--delay-updates --prune-empty-dirs --ignore-times --no-whole-file --max-size: "
+    "--min-size: --max-alloc: --ignore-errors --force --max-delete: --mkpath",
+    args="p*", hook="rsync",
+    danger={"--delete --del --delete-before --delete-during --delete-delay "
+            "--delete-after --delete-excluded --delete-missing-args --remove-source-files":
+            "deletes files",
+            "--rsh: --rsync-path:": "runs the program it is given"}))
+define("nc ncat netcat socat telnet ftp tftp lftp smbclient websocat wscat", lambda: prog(
+    args="p*", raw=True, hook="netcat"))
+define("aria2c", lambda: prog(args="p*", raw=True, hook="aria2c",
+                              effect="downloads into files"))
+PING = ("-46aAbBdDfhLnOqrRUvV -c: -i: -I: -l: -m: -M: -Q: -s: -S: -t: -T: -w: -W: -F: -N: "
+        "-e:")
+define("ping ping6", lambda: prog(PING, args="h+", hook="net_dynamic",
+                                  danger={"-p:": "sends a chosen payload"}))
+define("arping fping", lambda: prog("-AbBcdDfhqUsv0 -c: -w: -i: -I: -s: -t: -T: -r: -p: "
+                                    "--count: --interval: --timeout:", args="h*",
+                                    hook="net_dynamic"))
+define("traceroute traceroute6 tracepath tcptraceroute", lambda: prog(
+    "-46dFIMnrTUeAb -f: -g: -i: -m: -N: -p: -t: -l: -q: -s: -w: -z: --icmp --tcp --udp "
+    "--mtu --back --sport: --port: --queries: --wait:", args="h p?", hook="net_dynamic"))
+define("mtr", lambda: prog(
+    "-46hvrwbznjxCpeoOGQtdaIs -c: -i: -f: -m: -U: -B: -P: -L: -Q: -o: -s: -T -u -S "
+    "--report --report-wide --report-cycles: --no-dns --show-ips --json --xml --csv "
+    "--split --raw --interval: --max-ttl: --first-ttl: --port: --tcp --udp --timeout: "
+    "--psize: --order: --aslookup --curses --displaymode: --gtk", args="h",
+    hook="net_dynamic"))
+define("dig kdig drill delv", lambda: prog(
+    "-46hmruv -b: -c: -k:r -p: -q: -t: -x: -y: -i", args="h*", hook="net_dynamic",
+    ask={"-f:r": "reads queries from a file"}))
+define("host", lambda: prog("-aACdlNrsTUvVwW46 -c: -N: -R: -t: -W: -m:", args="h+",
+                            hook="net_dynamic"))
+define("nslookup", lambda: prog(args="h*", raw=True, hook="nslookup"))
+define("whois", lambda: prog("-aAbBcdGHIKlLmMrRx -h:h -p: -i: -T: -s: -t: -v: -q: "
+                             "--host:h --port: --verbose --no-recursion", args="h+",
+                             hook="net_dynamic"))
+define("getent", lambda: prog("-is --service: --no-idn", args="p p*", hook="getent"))
+define("resolvectl systemd-resolve", lambda: prog(
+    "-46i -t: -c: -p: --legend: --no-pager --json: --cache: --zone: --trust-anchor: "
+    "--type: --class: --service --service-address: --service-txt: --validate: "
+    "--synthesize: --search: --raw: --interface: --status --statistics",
+    subs={"status query q service openpgp tlsa statistics dns domain default-route llmnr "
+          "mdns dnssec dnsovertls nta monitor show-cache show-server-state log-level":
+          prog(args="h*", inherits=True, hook="resolvectl"),
+          "flush-caches reset-statistics reset-server-features revert":
+          prog(inherits=True, effect="changes the resolver's state")},
+    verb_optional=True))
+define("ss", lambda: prog(
+    "-hVHOnraleoimpTsEZNbx46022tuwSMA0 -f: -A: -N: --numeric --resolve --all --listening "
+    "--extended --options --memory --info --processes --threads --cgroup --summary "
+    "--events --context --contexts --net: --bpf --packet --tcp --udp --dccp --raw --unix "
+    "--sctp --vsock --xdp --tipc --mptcp --inet-sockets --no-header --oneline --tos "
+    "--family: --query: --socket: --ipv4 --ipv6 --bpf-maps --bpf-map-id: --kill-help "
+    "--filter:r -F:r", args="p*",
+    ask={"-D:w --diag:w": "dumps raw socket information to a file"},
+    danger={"-K --kill": "kills sockets"}))
+define("netstat", lambda: prog(
+    "-tulpnaeoirsgMvWcCFx64 -A: --tcp --udp --listening --program --numeric --all "
+    "--extend --timers --interfaces --route --statistics --groups --masquerade "
+    "--verbose --wide --continuous --cache --fib --unix --inet --inet6 --numeric-hosts "
+    "--numeric-ports --numeric-users --protocol: --symbolic"))
+IP_READ = prog("-s -d -4 -6", args="p*", inherits=True, single=True)
+
+
+def ip_object(reads: str, writes: str, danger: str = "", exec_verb: bool = False) -> Spec:
+    subs = {reads: IP_READ}
+    if writes:
+        subs[writes] = prog(args="p*", inherits=True, raw=True, hook="ip_write", single=True,
+                            effect="changes the network configuration")
+    if danger:
+        subs[danger] = prog(args="p*", inherits=True, raw=True, dangerous=True,
+                            effect="removes network configuration")
+    if exec_verb:
+        subs["exec e"] = prog(args="p x", inherits=True, single=True,
+                              effect="runs a command in another network context")
+    return prog(args="p*", subs=subs, inherits=True, verb_optional=True, single=True)
+
+
+def ip() -> Spec:
+    objects = {
+        "address addr ad a": ip_object("show sh s list ls lst showdump", "add change "
+                                       "replace save restore", "del delete d flush f"),
+        "route ro r": ip_object("show sh s list ls lst get g showdump", "add change replace "
+                                "append prepend save restore", "del delete d flush f"),
+        "link l": ip_object("show sh s list ls lst help", "add set change property "
+                            "xstats afstats", "del delete d"),
+        "neighbour neighbor neigh n": ip_object("show sh s list ls lst get", "add change "
+                                                "replace", "del delete d flush f"),
+        "rule ru": ip_object("show sh s list ls lst", "add save restore", "del delete flush"),
+        "netns": ip_object("list ls show identify pids list-id", "add set attach",
+                           "del delete", exec_verb=True),
+        "vrf": ip_object("show sh s list ls pids identify", "", "", exec_verb=True),
+        "maddress maddr m": ip_object("show sh s list ls", "add", "del delete"),
+        "tunnel tun": ip_object("show sh s list ls", "add change", "del delete"),
+        "tuntap tap": ip_object("show sh s list ls", "add", "del delete"),
+        "mroute mr": ip_object("show sh s list ls", ""),
+        "ntable": ip_object("show sh s list ls", "change"),
+        "token": ip_object("list show sh s", "set", "del delete"),
+        "nexthop nh": ip_object("show sh s list ls get", "add replace", "del delete flush"),
+        "monitor mon": prog(args="p*", inherits=True, single=True),
+        "xfrm": prog(args="p*", raw=True, inherits=True,
+                     effect="prints or changes IPsec state and keys", dangerous=True),
+    }
+    return prog("-s -d -4 -6 -0 -B -M -a -c -h -j -p -o -r -t -N -n: -l: -f: -rc: "
+                "-br -brief -color:: -details -human -iec -json -pretty -oneline -resolve "
+                "-stats -statistics -timestamp -ts -all -netns: -loops: -family: -rcvbuf: "
+                "-echo -numeric", single=True, subs=objects,
+                danger={"-b:r -batch:r": "runs ip commands from a file",
+                        "-force": "keeps going after errors in a batch"},
+                info="-V -Version --version help")
+
+
+define("ip", ip)
+define("ifconfig", lambda: prog("-a -s -v -l -u -d", args="p*", hook="ifconfig"))
+define("route", lambda: prog("-nNveFCA -4 -6 --numeric --extend --verbose --fib --cache",
+                             args="p*", hook="route"))
+define("arp", lambda: prog("-vnaeHi -H: -i: --verbose --numeric --all --device: "
+                           "--hw-type:", args="p*",
+                           ask={"-d -s -f --delete --set --file": "changes the ARP table"}))
+define("nmcli", lambda: prog(
+    "-t -p -m: -c: -f: -e: -g: -w: -a --terse --pretty --mode: --colors: --fields: "
+    "--escape: --get-values: --wait: --ask --version --help -v -h", args="p*",
+    hook="nmcli", danger={"-s --show-secrets": "prints saved passwords"}))
+define("iw iwconfig iwlist", lambda: prog(args="p*", raw=True, hook="iw"))
+define("ethtool", lambda: prog(
+    "-iSkagcPTmelI --driver --statistics --show-features --show-offload --show-pause "
+    "--show-ring --show-coalesce --show-permaddr --show-time-stamping --dump-module-eeprom "
+    "--show-eee --json --include-statistics --show-priv-flags --show-fec --show-channels "
+    "--show-rxfh --show-rxfh-indir --show-tunnels --module-info -x --show-nfc -n -u",
+    args="p*", hook="ethtool_args",
+    danger={"-s --change -K --features --offload -A --pause -G --set-ring -C --coalesce -E "
+            "--change-eeprom -r --negotiate -p --identify -f --flash -W --set-dump -X "
+            "--set-rxfh-indir --rxfh -L --set-channels --reset --set-priv-flags --set-eee "
+            "--set-fec -N --config-nfc -U --config-ntuple -P": "changes the network "
+                                                                 "interface"}))
+define("tc bridge", lambda: prog("-s -d -j -p -r -n -t -c -stats -details -json -pretty "
+                                 "-raw -color:: -iec -oneline", args="p*", single=True,
+                                 hook="show_only"))
+define("nmap", lambda: prog(args="p*", raw=True, hook="nmap",
+                            effect="scans hosts on the network"))
+define("tcpdump", lambda: prog(args="p*", raw=True, hook="tcpdump",
+                               effect="captures network traffic"))
+define("mail mailx sendmail mutt neomutt msmtp swaks", lambda: prog(
+    args="p*", raw=True, effect="sends mail", dangerous=True))
+define("openssl", lambda: prog(args="p*", raw=True, hook="openssl"))
+define("ssh-keygen", lambda: prog(args="p*", raw=True, hook="ssh_keygen"))
+define("ssh-add", lambda: prog(args="p*", raw=True, hook="ssh_add"))
+define("ssh-keyscan", lambda: prog("-46cDHv -f:r -p: -T: -t:", args="h*",
+                                   hook="net_dynamic"))

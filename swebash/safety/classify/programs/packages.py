@@ -1,0 +1,409 @@
+"""Grammars of package managers: their listing and query verbs read; installing runs the
+packages' install scripts (asks), removing destroys (dangerous), options that name an
+interpreter, a shell for scripts or a config file of hooks are dangerous."""
+
+from __future__ import annotations
+
+from swebash.safety.classify.grammar import Spec, Table, definer, prog
+
+SPECS: Table = {}
+define = definer(SPECS)
+
+
+def does(effect: str, dangerous: bool = False, hook: str = "") -> Spec:
+    """A verb that changes the system or the project (its options are not modelled)."""
+    return prog(args="p*", raw=True, effect=effect, dangerous=dangerous, hook=hook)
+
+
+def reads(options: str = "", args: str = "p*", **kw: object) -> Spec:
+    return prog(options, args=args, inherits=True, **kw)  # type: ignore[arg-type]
+
+
+INSTALL = "installs packages (their install scripts run)"
+REMOVE = "removes packages"
+RUNS_PACKAGE = "runs a package it may download"
+PIP_GLOBAL = ("-vqV --debug --isolated --require-virtualenv --verbose --version --quiet "
+              "--no-input --timeout: --retries: --exists-action: --trusted-host: --cert:m "
+              "--client-cert:m --cache-dir:n --no-cache-dir --disable-pip-version-check "
+              "--no-color --no-python-version-warning --use-feature: --use-deprecated: "
+              "--resume-retries: --keyring-provider: --root-user-action: --log:w "
+              "--log-file:w --progress-bar: -i: --index-url: --extra-index-url: --no-index "
+              "-f: --find-links: --pre")
+
+
+def pip() -> Spec:
+    return prog(
+        PIP_GLOBAL, info="--version -V --help -h",
+        danger={"--python:": "runs the Python interpreter it is given"},
+        ask={"--proxy:": "goes through a proxy"},
+        subs={
+            "list": reads("-oueld --outdated --uptodate --editable --local --user --path:n "
+                          "--format: --not-required --exclude-editable --include-editable "
+                          "--exclude:"),
+            "show": reads("-f --files --verbose"),
+            "freeze": reads("-lr: --requirement:r --local --user --path:n --all "
+                            "--exclude-editable --exclude:", args=""),
+            "check inspect debug help": reads("--local --user --path:n --platform: "
+                                              "--python-version: --implementation: --abi:"),
+            "index": prog(subs={"versions": reads("--platform: --python-version: "
+                                                  "--implementation: --abi: --json")},
+                          inherits=True),
+            "config": prog("--global --user --site --editor:", inherits=True, subs={
+                "list get debug": reads(),
+                "set unset edit": does("changes pip's configuration", True)}),
+            "cache": prog(subs={"dir info list": reads("--format:"),
+                                "purge remove": does("deletes pip's cache", True)},
+                          inherits=True),
+            "hash": reads("-a: --algorithm:", args="r+"),
+            "install download wheel": does(INSTALL, hook="pip_install"),
+            "uninstall": does(REMOVE, True),
+        })
+
+
+define("pip pip3 pip2", pip)
+define("uv", lambda: prog(
+    "-qvn --quiet --verbose --no-cache --cache-dir:n --color: --offline --no-progress "
+    "--directory:n --project:n --native-tls --preview --no-config --config-file:r",
+    info="--version -V --help -h",
+    subs={"pip": prog(subs={
+        "list show freeze check tree": reads("-e --editable --exclude-editable --strict "
+                                             "--format: --outdated --files --python:n "
+                                             "--system --depth: --prune: --invert "
+                                             "--no-dedupe --show-version-specifiers"),
+        "install sync compile uninstall": does(INSTALL)}),
+        "python": prog(subs={"list find dir": reads("--only-installed --all-versions "
+                                                    "--all-platforms --system")},
+                       inherits=True),
+        "version": reads("--short --output-format:", args=""),
+        "cache": prog(subs={"dir": reads(), "clean prune": does("deletes uv's cache", True)},
+                      inherits=True),
+        "run tool add remove sync lock init build publish venv export tree self "
+        "generate-shell-completion": does("runs or changes the project's environment")}))
+define("pipx", lambda: prog(
+    "-q -v --quiet --verbose",
+    subs={"list environment": reads("--include-injected --json --short --value:"),
+          "run": does(RUNS_PACKAGE, True), "uninstall uninstall-all": does(REMOVE, True),
+          "ensurepath": does("edits your shell startup files", True),
+          "install upgrade upgrade-all reinstall reinstall-all inject uninject runpip "
+          "completions": does(INSTALL)}))
+define("poetry", lambda: prog(
+    "-nqvV --no-interaction --quiet --verbose --no-ansi --ansi --no-plugins --no-cache "
+    "--directory:n -C:n --project:n -P:n", info="--version -V --help -h",
+    subs={"show": reads("-tlo --tree --latest --outdated --top-level --why --only: "
+                        "--with: --without: --all --no-truncate"),
+          "check": reads("--lock --strict"), "about": reads(),
+          "env": prog(subs={"info list": reads("-p --path --full-path -e --executable")},
+                      inherits=True),
+          "version": reads("-s --short --dry-run", args="",),
+          "config": reads("--list --local --unset", args="p?", hook="poetry_config"),
+          "publish": does("publishes the package", True),
+          "remove cache": does("removes packages or deletes the cache", True),
+          "run shell install add update lock build init new export self source search "
+          "debug sync": does("runs or changes the project's environment")}))
+define("conda mamba micromamba", lambda: prog(
+    "-qvy --quiet --verbose --json --yes -n: -p:n --name: --prefix:n",
+    info="--version -V --help -h",
+    subs={"list": reads("-e --export --explicit --revisions --full-name -c --canonical "
+                        "--md5 --show-channel-urls"),
+          "info": reads("-e -a -s --envs --all --system --base --unsafe-channels"),
+          "search": reads("-i --info -c: --channel: --override-channels --platform:"),
+          "env": prog(subs={"list": reads(), "export": reads("--no-builds --from-history "
+                                                             "-f:w --file:w")},
+                      inherits=True),
+          "config": reads("--show --show-sources --describe --get --validate", args="p*",
+                          hook="conda_config"),
+          "run": prog("--live-stream --no-capture-output --cwd:n", args="x", inherits=True,
+                      effect="runs a command in an environment"),
+          "remove uninstall clean": does(REMOVE, True),
+          "install create update upgrade activate deactivate init": does(INSTALL)}))
+NPM_GLOBAL = ("-gsqdpla --global --json --prefix:n --loglevel: --silent --quiet --verbose "
+              "--color: --no-color --unicode --workspace: -w: --workspaces "
+              "--include-workspace-root --omit: --include: --production --no-fund "
+              "--no-audit --offline --prefer-offline --prefer-online --cache:n --depth: "
+              "--parseable --long --all --registry: --dd -dd --timing --no-progress")
+
+
+def npm() -> Spec:
+    read = reads
+    return prog(
+        NPM_GLOBAL, info="--version -v --help -h",
+        danger={"--script-shell: --node-options:": "sets the shell or options scripts run "
+                                                   "with"},
+        ask={"--userconfig:r --globalconfig:r": "reads configuration from a file"},
+        subs={"ls list ll la": read("--link --dev --prod --only: --package-lock-only "
+                                    "--expand-peer-deps --install-links"),
+              "view info show v": read(), "outdated": read(),
+              "help help-search": read(), "root prefix": read(), "why explain": read(),
+              "search s se find": read("--searchlimit: --searchopts: --searchexclude: "
+                                       "--description --no-description"),
+              "fund": read("--which:"), "query": read(), "sbom": read("--sbom-format: "
+                                                                      "--sbom-type:"),
+              "ping whoami": read(), "audit": read("--audit-level: --package-lock-only",
+                                                  hook="npm_audit"),
+              "config c": prog(subs={"list ls get": read(hook="npm_config_get"),
+                                     "set delete edit fix": does("changes npm's "
+                                                                 "configuration", True)},
+                               inherits=True),
+              "pkg": prog(subs={"get": read(),
+                                "set delete fix": does("edits package.json")},
+                          inherits=True),
+              "version": read(args="", hook=""),
+              "run run-script rum urn": read("--if-present --ignore-scripts", args="",
+                                             hook=""),
+              "token": does("lists or changes access tokens", True),
+              "publish unpublish deprecate dist-tag owner access": does(
+                  "publishes or changes packages on the registry", True),
+              "uninstall rm r un remove unlink prune": does(REMOVE, True),
+              "cache": prog(subs={"ls verify": read(),
+                                  "clean add": does("changes npm's cache", True)},
+                            inherits=True),
+              "exec x explore": does(RUNS_PACKAGE, True),
+              "install i in add ci install-test it update up upgrade link ln dedupe ddp "
+              "rebuild rb test t tst start stop restart init create edit login logout "
+              "adduser team org star unstar pack shrinkwrap hook set-script doctor diff "
+              "repo docs bugs home completion stars install-ci-test cit":
+                  does("runs the project's scripts or changes its packages")})
+
+
+define("npm", npm)
+define("npx pnpx bunx", lambda: prog(args="p*", raw=True, effect=RUNS_PACKAGE,
+                                     dangerous=True, info="--version -v --help -h"))
+define("yarn", lambda: prog(
+    "-s --silent --json --verbose --cwd:n --offline --no-progress",
+    info="--version -v --help -h",
+    subs={"list ls info why outdated licenses versions bin workspaces": reads(
+        "--depth: --pattern: --all --recursive"),
+        "config": prog(subs={"get list": reads(), "set delete unset": does(
+            "changes yarn's configuration", True)}, inherits=True),
+        "dlx exec": does(RUNS_PACKAGE, True), "remove global": does(REMOVE, True),
+        "run add install upgrade up link unlink test start build init publish pack cache "
+        "import set plugin npm node constraints dedupe": does(
+            "runs the project's scripts or changes its packages")}))
+define("pnpm", lambda: prog(
+    "-r -w --recursive --json --silent --dir:n -C:n --filter: -F: --workspace-root",
+    info="--version -v --help -h",
+    subs={"ls list ll why outdated licenses root bin audit store": reads(
+        "--depth: --long --parseable --prod --dev --global -g -P -D"),
+        "config": prog(subs={"get list": reads(), "set delete": does(
+            "changes pnpm's configuration", True)}, inherits=True),
+        "dlx exec": does(RUNS_PACKAGE, True), "remove rm uninstall un prune": does(REMOVE,
+                                                                                True),
+        "install i add update up run test start link unlink import rebuild publish pack "
+        "deploy patch env setup init create fetch": does(
+            "runs the project's scripts or changes its packages")}))
+define("bun", lambda: prog(
+    "", info="--version -v --help -h --revision",
+    danger={"-e: --eval: -p: --print:": "runs inline code"},
+    subs={"pm": prog(subs={"ls bin hash cache": reads("--all")}),
+          "run x install i add remove rm update link unlink test build create init upgrade "
+          "publish patch outdated": does("runs code or changes packages")}))
+define("deno", lambda: prog(
+    "-q --quiet --log-level:", info="--version -V --help -h",
+    subs={"eval": does("runs inline code", True),
+          "info doc": reads("--json"), "lint": reads("--json --compact --rules"),
+          "fmt": reads("--check --ext:", hook="formatter"),
+          "run serve task test bench repl compile install uninstall upgrade cache vendor "
+          "add remove publish jupyter": does("runs code or changes packages",
+                                             hook="deno_remote")}))
+define("cargo", lambda: prog(
+    "-vq --verbose --quiet --color: --frozen --locked --offline -Z:",
+    info="--version -V --help -h --list",
+    danger={"--config:": "sets configuration (a runner or linker runs a program)"},
+    subs={"search": reads("--limit: --index: --registry:"),
+          "locate-project verify-project read-manifest pkgid help version": reads(
+              "--workspace --message-format: --manifest-path:n -p: --package:"),
+          "clean": does("deletes build output", True),
+          "publish yank owner logout": does("publishes or changes packages on the "
+                                            "registry", True),
+          "uninstall remove rm": does(REMOVE, True),
+          "fmt": reads("--all --check -p: --package: --manifest-path:n --message-format: "
+                       "-- --edition:", hook="formatter"),
+          "build b check c test t run r bench doc clippy tree metadata install add update "
+          "fix generate-lockfile fetch vendor package new init login rustc rustdoc "
+          "report": does("builds or runs the project (build scripts run)")}))
+define("rustup", lambda: prog(
+    "-vq --verbose --quiet", info="--version -V --help -h",
+    subs={"show": prog(subs={"active-toolchain home profile": reads()}, inherits=True,
+                       verb_optional=True),
+          "toolchain target component": prog(subs={"list": reads("--installed -v "
+                                                                 "--verbose")},
+                                             inherits=True),
+          "which": reads("--toolchain:"), "default override": reads(args="", hook=""),
+          "run": does("runs a command with a toolchain"),
+          "update install uninstall self set check doc man completions": does(
+              "changes toolchains")}))
+define("go", lambda: prog(
+    "", info="version help --help -h",
+    subs={"version": reads("-m -v"),
+          "env": reads("-json -changed", single=True,
+                       ask={"-w -u": "changes Go's configuration"}),
+          "list": reads("-m -json -e -f: -find -deps -u -versions -retracted -reuse: "
+                        "-mod: -modfile:n -tags: -buildvcs: -test",
+                        single=True, danger={"-toolexec: -exec:": "runs the program it is "
+                                                                  "given"},
+                        ask={"-compiled -export -pgo:": "builds packages"}),
+          "doc": reads("-all -c -cmd -short -src -u", single=True),
+          "mod": prog(subs={"graph why verify": reads("-m -vendor -json -go: -x",
+                                                      single=True),
+                            "download tidy edit init vendor": does("changes go.mod or "
+                                                                   "downloads modules")}),
+          "clean": does("deletes build caches", True),
+          "build run test generate install get vet fmt fix work tool bug telemetry":
+              does("builds or runs code", hook="go_exec")}))
+define("gem", lambda: prog(
+    "-q -V --quiet --verbose --no-verbose", info="--version -v --help -h",
+    subs={"list search info env contents specification which outdated dependency query "
+          "help": reads("-l -r -b -a -d -i -e --local --remote --both --all --details "
+                        "--installed --exact --prerelease --versions -v:"),
+          "uninstall cleanup yank push owner": does("removes or publishes gems", True),
+          "install update build sources cert signin signout fetch unpack pristine "
+          "rdoc open exec": does(INSTALL)}))
+define("bundle bundler", lambda: prog(
+    "-V --verbose --no-color", info="--version -v --help -h version",
+    subs={"list show info outdated check platform licenses": reads(
+        "--paths --name-only --only-explicit --strict --parseable --dry-run --gemfile:r"),
+        "config": reads("--global --local --list --get", args="p*",
+                        hook="bundle_config"),
+        "exec x": prog("--keep-file-descriptors", args="x", inherits=True,
+                       effect="runs a command in the bundle"),
+        "clean remove": does(REMOVE, True),
+        "install i update add lock cache package binstubs init gem open console doctor "
+        "pristine plugin": does(INSTALL)}))
+APT_READ = ("-qa --quiet --all-versions --installed --upgradable --manual-installed "
+            "--names-only --full --no-all-versions")
+APT_DANGER = {"-o: --option: -c: --config-file:": "sets apt options (hooks run programs)"}
+define("add-apt-repository apt-key", lambda: prog(
+    args="p*", raw=True, effect="adds a package source or signing key (every later "
+    "install trusts it)", dangerous=True))
+define("apt", lambda: prog(
+    "-qy --quiet --yes", info="--version -v --help -h", danger=APT_DANGER,
+    subs={"list show search policy depends rdepends showsrc madison": reads(APT_READ),
+          "remove purge autoremove autopurge": does(REMOVE, True, "apt_options"),
+          "install reinstall update upgrade full-upgrade dist-upgrade edit-sources satisfy "
+          "source download build-dep clean autoclean changelog": does(INSTALL,
+                                                                      hook="apt_options")}))
+define("apt-get", lambda: prog(
+    "-qy --quiet --yes", info="--version -v --help -h", danger=APT_DANGER,
+    subs={"check": reads(),
+          "remove purge autoremove autopurge clean autoclean": does(REMOVE, True,
+                                                                    "apt_options"),
+          "install reinstall update upgrade dist-upgrade full-upgrade source download "
+          "build-dep changelog satisfy dselect-upgrade markauto unmarkauto": does(
+              INSTALL, hook="apt_options")}))
+define("apt-cache", lambda: prog(
+    "-qainf --quiet --all-versions --installed --names-only --full --recurse "
+    "--no-pre-depends --no-depends --no-recommends --no-suggests --no-conflicts "
+    "--no-breaks --no-replaces --no-enhances --important", danger=APT_DANGER,
+    info="--version -v --help -h",
+    subs={"policy show search depends rdepends madison showpkg stats dump dumpavail "
+          "unmet pkgnames showsrc xvcg dotty": reads(APT_READ),
+          "gencaches": does("rebuilds the package cache")}))
+define("apt-mark", lambda: prog(subs={"showauto showmanual showhold showinstall showremove "
+                                      "showpurge": reads(),
+                                      "auto manual hold unhold minimize-manual": does(
+                                          "changes package marks")}))
+define("dpkg", lambda: prog(
+    "-l -L -s -S -p -C -c:r -I:r -f:r --list --listfiles --status --search --print-avail "
+    "--audit --print-architecture --print-foreign-architectures --get-selections "
+    "--compare-versions --contents:r --info:r --field:r --verify --no-pager --admindir:n",
+    args="p*", info="--version --help -?",
+    danger={"-r --remove -P --purge --clear-selections --clear-avail --forget-old-unavail "
+            "--remove-architecture": REMOVE,
+            "--root: --instdir:": "installs into another root",
+            "-i --install --unpack": "installs a package file (its scripts run as root)"},
+    ask={"-x: --extract: -X: --vextract: --configure --set-selections --add-architecture "
+         "--update-avail --merge-avail --triggers-only --force-all --force-depends -R "
+         "--recursive": INSTALL}))
+define("dpkg-query", lambda: prog(
+    "-l -L -s -S -p -W -c -f: --list --listfiles --status --search --print-avail --show "
+    "--showformat: --control-path --control-list --control-show --load-avail --no-pager "
+    "--admindir:n", args="p*"))
+define("rpm", lambda: prog(
+    "-qailfRcdpKV --query --all --info --list --file --requires --configfiles --docfiles "
+    "--package --changelog --provides --scripts --whatprovides --whatrequires --last "
+    "--verify --checksig --dump --state --triggers --qf: --queryformat: --nosignature "
+    "--nodigest --xml --changes --conflicts --obsoletes --recommends --suggests "
+    "--supplements --enhances --filesbypkg --fileclass --filecolor --fileprovide "
+    "--filerequire --whatconflicts --whatobsoletes -g: --group:",
+    args="p*", hook="rpm", info="--version --help",
+    danger={"-D: --define: -E: --eval: --macros: --rcfile: --load: --predefine: "
+            "--dbpath: --root: --pipe:": "evaluates macros or uses another database "
+                                         "(macros can run programs)",
+            "-e --erase": REMOVE},
+    ask={"--install -U --upgrade --freshen --import --rebuilddb --initdb --setperms "
+         "--setugids --restore --reinstall": INSTALL}))
+for manager in ("dnf yum microdnf tdnf", "zypper"):
+    define(manager, lambda: prog(
+        "-qvyCb --quiet --verbose --assumeyes --cacheonly --best --nogpgcheck "
+        "--disablerepo: --enablerepo: --repo: --releasever: -x: --exclude: --installroot:n "
+        "--refresh --non-interactive -n --no-refresh --terse -t -s --xmlout",
+        info="--version --help -h",
+        danger={"-c: --config: --setopt: --plugins --enableplugin: --disableplugin:":
+                "changes the package manager's configuration"},
+        subs={"list info search repolist provides whatprovides repoquery check-update "
+              "deplist updateinfo history se if lu list-updates packages pa repos lr "
+              "patterns pt products pd patches lp": reads(
+                  "--installed --available --updates --upgrades --extras --obsoletes "
+                  "--recent --all --showduplicates --userinstalled -i --requires "
+                  "--whatrequires --queryformat: --qf:"),
+              "remove erase autoremove rm clean": does(REMOVE, True),
+              "install reinstall update upgrade downgrade makecache distro-sync dup "
+              "group module swap mark in up ref refresh patch": does(INSTALL)}))
+define("brew", lambda: prog(
+    "-dqv --debug --quiet --verbose", info="--version -v --help -h",
+    subs={"list ls info abv search outdated config deps leaves desc uses doctor dr "
+          "--prefix --cellar --repository --caskroom --cache --env --version commands "
+          "cat shellenv log tap-info formulae casks missing": reads(
+              "--installed --recursive --tree --json: --json --formula --cask --versions "
+              "--pinned --multiple --full-name -1 -l -r -t --greedy --quiet --verbose "
+              "--include-build --include-optional --installed-on-request --all --eval-all "
+              "--desc --name --oneline"),
+          "uninstall remove rm cleanup untap autoremove": does(REMOVE, True),
+          "install reinstall upgrade update tap link unlink pin unpin services bundle "
+          "edit create extract home homepage postinstall migrate": does(INSTALL)}))
+define("snap", lambda: prog(
+    info="--version version --help -h",
+    subs={"list info find version services connections interfaces changes tasks aliases "
+          "model whoami warnings known saved": reads("--all --verbose --color: --unicode: "
+                                                     "--abs-time"),
+          "remove": does(REMOVE, True),
+          "install refresh revert enable disable run start stop restart connect disconnect "
+          "alias unalias set unset get login logout download ack save forget restore "
+          "prefer switch": does(INSTALL)}))
+define("flatpak", lambda: prog(
+    "-v --verbose --user --system --installation: --ostree-verbose",
+    info="--version --help -h",
+    subs={"list info search remotes remote-ls history ps documents permissions "
+          "permission-show": reads("--app --runtime --columns: --show-details --all "
+                                   "--updates --json -a -d"),
+          "uninstall remove remote-delete": does(REMOVE, True),
+          "install update run override remote-add remote-modify kill repair mask pin "
+          "enter make-current config": does(INSTALL)}))
+define("pacman yay paru", lambda: prog(args="p*", raw=True, hook="pacman"))
+define("apk", lambda: prog(
+    "-qv --quiet --verbose --no-cache --root:n -X: --repository:", info="--version -V --help",
+    subs={"info list search policy dot stats version audit": reads(
+        "-a -d -L -R -P -r -s -w -e -I -v --all --depends --contents --provides "
+        "--rdepends --size --webpage --installed --upgradable --exact --description "
+        "--origin"),
+        "del delete": does(REMOVE, True),
+        "add update upgrade fix cache fetch manifest": does(INSTALL)}))
+define("nix-env", lambda: prog(args="p*", raw=True, hook="nix_env"))
+define("nix", lambda: prog(
+    "--version --help", subs={"search": reads("--json --exclude: -e:"),
+                              "flake": prog(subs={"show metadata info": reads("--json")}),
+                              "--version": reads()},
+    danger={"--option: --extra-experimental-features: --impure": "changes Nix's settings"}))
+define("composer", lambda: prog(
+    "-qvn --quiet --verbose --no-interaction --no-ansi --ansi --no-plugins --no-cache "
+    "-d:n --working-dir:n", info="--version -V --help -h",
+    subs={"show info outdated licenses depends why prohibits why-not validate "
+          "check-platform-reqs about fund suggests search browse diagnose audit": reads(
+              "--all --installed -i --self --tree -t --latest -l --outdated -o --direct -D "
+              "--format: -f: --no-dev --strict --locked --minor-only --available -a"),
+          "config": reads("--list -l --global -g --editor -e --unset --auth -a --absolute",
+                          args="p*", hook="composer_config"),
+          "remove rm clear-cache clearcache cc": does(REMOVE, True),
+          "install i update u upgrade require r run-script run exec create-project global "
+          "dump-autoload dumpautoload init archive reinstall bump self-update": does(
+              INSTALL)}))

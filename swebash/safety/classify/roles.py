@@ -1,0 +1,243 @@
+"""What a word's role means: the checks applied to an operand or an option's value.
+
+The grammar says what each word IS (a file read, a file written, a URL, shell code…); this
+module says what that implies — the path guard for reads, the write policy for writes, the
+URL policy for fetches, classification for code. Roles are listed in ``grammar.py``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import re
+import socket
+
+from swebash.safety.classify.checks import read_path, write_target
+from swebash.safety.classify.model import Findings
+from swebash.safety.paths import expand, secret_reason, within
+
+STD_STREAMS = frozenset({"-", "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin",
+                         "/dev/fd/1", "/dev/fd/2"})
+SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "target",
+                       ".tox", ".mypy_cache", ".cache", ".ruff_cache", ".pytest_cache"})
+MAX_WALK = 3000
+
+
+def check(f: Findings, name: str, role: str, text: str, dynamic: bool, depth: int, *,
+          quiet: bool = False) -> None:
+    """Apply ``role`` to one word of ``name``'s command. ``quiet``: the option that carries
+    the word already gave the reason to ask, so a write adds only what makes it worse."""
+    if role in "pnx":
+        return
+    if role in "rmt":
+        read(f, name, role, text, dynamic)
+    elif role in "wa":
+        write(f, name, text, dynamic, overwrite=role == "w", quiet=quiet)
+    elif role == "d":
+        f.ask(f"{name}: deletes files", True)
+        if not dynamic:
+            write_target(f, text, name, overwrite_is_dangerous=False)
+    elif role == "c":
+        if dynamic:
+            f.ask(f"{name}: runs a command string built at run time", True)
+        else:
+            f.nested(text, f, depth + 1)
+    elif role == "u":
+        url(f, name, text, dynamic)
+    elif role == "h":
+        host(f, name, text, dynamic)
+    elif role == "e":
+        from swebash.safety.classify.wrappers import check_env_name
+
+        variable, eq, value = text.partition("=")
+        if dynamic and "$" in variable:
+            f.ask(f"{name}: sets a variable named at run time", True)
+        elif eq:
+            check_env_name(f, variable, None if dynamic else value)
+
+
+EXPANSION = re.compile(r"\$\{[^}]*\}|\$\(\([^)]*\)\)|\$\([^)]*\)|`[^`]*`|\$[\w$#?!@*-]")
+
+
+def skeleton_secret(f: Findings, text: str) -> str | None:
+    """A path computed at run time whose fixed parts already name a secret
+    (``/proc/$$/environ``, ``"$HOME/.ssh/id_rsa"``)."""
+    shape = EXPANSION.sub("x", text.replace('"', "").replace("'", ""))
+    shape = shape.replace("x/.", f"{f.home}/.") if shape.startswith("x/.") else shape
+    return secret_reason(expand(shape, f.cwd, f.home), f.home) if "/" in shape else None
+
+
+def read(f: Findings, name: str, role: str, text: str, dynamic: bool) -> None:
+    if dynamic:
+        if text.startswith(("<(", ">(")):
+            return  # /dev/fd/N of a process substitution: its command is judged itself
+        values = f.bound_values(text)
+        if values is not None:
+            for value in values:
+                read(f, name, role, value, False)
+            return
+        secret = skeleton_secret(f, text)
+        if secret:
+            f.ask(f"{name}: reads {secret} through a path built at run time", True)
+        elif role in "rt":
+            f.ask(f"{name}: reads a path known only at run time")
+        return
+    if text in STD_STREAMS or not text:
+        return
+    read_path(f, text)
+    if role == "t":
+        tree(f, name, text, hidden=True)
+
+
+def write(f: Findings, name: str, text: str, dynamic: bool, *, overwrite: bool,
+          quiet: bool) -> None:
+    if dynamic:
+        f.ask(f"{name}: writes a file named only at run time", True)
+        return
+    if text in STD_STREAMS:
+        return
+    if not quiet:
+        f.ask(f"{name}: writes {text[:50]}")
+    write_target(f, text, name, overwrite_is_dangerous=overwrite)
+
+
+def tree(f: Findings, name: str, directory: str, *, hidden: bool) -> None:
+    """A recursive read of ``directory``: every file under it is read, so a tree that holds
+    your home (or is it) is denied, and a secret file anywhere in it makes the command ask.
+    ``hidden``: dot-files are read too (rg and fd skip them by default)."""
+    if f.cwds is None:
+        f.ask(f"{name}: searches a directory after a cd to a place known only at run time")
+        return
+    for cwd in dict.fromkeys(f.cwds):
+        scope = tree_scope(f, directory, cwd)
+        if scope == "home":
+            f.deny(f"{name}: reads a whole tree that holds your secrets ({directory[:40]})")
+            return
+        if scope == "private":
+            f.ask(f"{name}: reads a directory of your home outside the project "
+                  f"({directory[:30]})", True)
+            return
+        found = secret_under(f, os.path.realpath(expand(directory, cwd, f.home)), hidden)
+        if found:
+            f.ask(f"{name}: reads a tree that holds a {found}", True)
+            return
+
+
+def tree_scope(f: Findings, directory: str, cwd: str) -> str:
+    """"home": the tree holds the home directory (or is /); "private": it is inside the home
+    but outside the working tree (where credentials and other projects live); else
+    "open"."""
+    root = os.path.realpath(expand(directory, cwd, f.home))
+    home = os.path.realpath(f.home)
+    if within(home, root) or root == "/":
+        return "home"
+    if within(root, home) and not within(root, os.path.realpath(cwd)):
+        return "private"
+    return "open"
+
+
+def secret_under(f: Findings, root: str, hidden: bool) -> str | None:
+    if not os.path.isdir(root):
+        return None
+    seen = 0
+    for top, subdirs, files in os.walk(root):
+        subdirs[:] = [s for s in subdirs if s not in SKIP_DIRS
+                      and (hidden or not s.startswith("."))]
+        for entry in files + subdirs:
+            if not hidden and entry.startswith("."):
+                continue
+            seen += 1
+            reason = secret_reason(os.path.join(top, entry), f.home)
+            if reason:
+                return reason
+        f.tick()
+        if seen > MAX_WALK:
+            return None
+    return None
+
+
+# --------------------------------------------------------------------------- network
+
+WEB_SCHEMES = frozenset({"http", "https"})
+METADATA_NAMES = re.compile(r"^(metadata(\.google\.internal)?|instance-data(\.ec2\.internal)?|"
+                            r"metadata\.azure\.(com|internal)|metadata\.packet\.net|"
+                            r"metadata\.platformequinix\.com|[\w.-]*\.metadata\.internal)\.?$",
+                            re.I)
+
+
+# wildcard DNS names that resolve to the address they spell (169.254.169.254.nip.io)
+EMBEDDED_METADATA = re.compile(r"(^|[.-])(169[.-]254[.-]\d{1,3}[.-]\d{1,3}|"
+                               r"a9fea9fe|100[.-]100[.-]100[.-]200)([.-]|$)")
+
+
+def url(f: Findings, name: str, text: str, dynamic: bool) -> None:
+    """A URL fetched: only http(s) to an ordinary host is a plain download."""
+    if dynamic:
+        f.ask(f"{name}: sends a value known only at run time", True)
+        return
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "http", text
+    scheme = scheme.lower()
+    if scheme not in WEB_SCHEMES:
+        f.ask(f"{name}: uses the {scheme[:10]} protocol", True)
+        return
+    where = url_host(rest)
+    reason = internal_host(where)
+    if reason:
+        f.ask(f"{name}: {reason}", True)
+
+
+def url_host(rest: str) -> str:
+    authority = re.split(r"[/?#]", rest, maxsplit=1)[0]
+    authority = authority.rsplit("@", 1)[-1]
+    if authority.startswith("["):
+        return authority[1:].split("]", 1)[0]
+    return authority.rsplit(":", 1)[0] if authority.count(":") == 1 else authority
+
+
+def internal_host(where: str) -> str | None:
+    """Cloud metadata services hand out the machine's credentials: any spelling of their
+    addresses (decimal, hex, octal, IPv6) or names."""
+    where = where.strip().lower().rstrip(".")
+    if not where:
+        return None
+    if METADATA_NAMES.match(where) or EMBEDDED_METADATA.search(where):
+        return "reaches the cloud metadata service (credentials)"
+    address: ipaddress.IPv4Address | ipaddress.IPv6Address | None = None
+    try:
+        address = ipaddress.ip_address(where.split("%", 1)[0])
+    except ValueError:
+        if re.fullmatch(r"[0-9a-fx.]+", where) and any(c.isdigit() for c in where):
+            try:
+                address = ipaddress.ip_address(socket.inet_ntoa(socket.inet_aton(where)))
+            except OSError:
+                return None
+    if address is None:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    if address.is_link_local or str(address) in ("100.100.100.200", "fd00:ec2::254",
+                                                  "192.0.0.192"):
+        return "reaches the cloud metadata service (credentials)"
+    return None
+
+
+def host(f: Findings, name: str, text: str, dynamic: bool) -> None:
+    if dynamic:
+        f.ask(f"{name}: sends a value known only at run time", True)
+        return
+    reason = internal_host(text.rsplit("@", 1)[-1].split(":", 1)[0]
+                           if text.count(":") <= 1 else text)
+    if reason:
+        f.ask(f"{name}: {reason}", True)
+
+
+def names_secret(f: Findings, word: str) -> str | None:
+    """Why a word given to a program that asks names a secret (None when it does not)."""
+    if not word or ("/" not in word and not word.startswith((".", "~"))):
+        return None
+    path = word.split("=", 1)[-1].split("@", 1)[-1]
+    if path.startswith("file://"):
+        path = path[7:]
+    return secret_reason(expand(path, f.cwd, f.home), f.home) if path else None

@@ -1,0 +1,190 @@
+"""The positive model's mechanisms, one by one: what is not modelled asks; what cannot be
+read keeps (or sets) the dangerous flag; globs are bounded; loop variables and pipelines
+carry what is known about their values; wildcard injection; the SQL reader. (Commands are
+only classified, never run.)"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from swebash.api import Verdict
+from swebash.safety.classify import model, sql
+from swebash.safety.classify.roles import internal_host
+from swebash.safety.gate import DefaultGate
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    (project / "src").mkdir(parents=True)
+    (project / "src" / "app.py").write_text("print(1)\n")
+    (project / "README.md").write_text("hi\n")
+    return project
+
+
+def verdict(command: str, work: Path, home: Path) -> Verdict:
+    return DefaultGate(home=str(home)).check_command(command, str(work))
+
+
+@pytest.mark.parametrize("command", [
+    "frobnicate --help-me", "ls --frobnicate", "kubectl frobnicate pods", "git frobnicate",
+    "sort --bogus file", "cat -Z file", "docker ps --no-such-flag"])
+def test_what_is_not_modelled_asks(command: str, work: Path, hermetic_env: Path) -> None:
+    result = verdict(command, work, hermetic_env)
+    assert result.decision == "ask", result
+    assert any("not" in reason for reason in result.reasons), result
+
+
+def test_an_unknown_verb_of_live_infrastructure_is_dangerous(work: Path,
+                                                            hermetic_env: Path) -> None:
+    assert verdict("kubectl frobnicate pods", work, hermetic_env).dangerous
+    assert verdict("terraform frobnicate", work, hermetic_env).dangerous
+    assert not verdict("frobnicate", work, hermetic_env).dangerous
+
+
+def test_a_global_option_value_is_not_the_verb(work: Path, hermetic_env: Path) -> None:
+    result = verdict("systemctl -p status stop nginx", work, hermetic_env)
+    assert result.decision == "ask" and result.dangerous
+    assert "stop" in result.reasons[0]
+    assert verdict("systemctl -p ActiveState show nginx", work, hermetic_env).decision == \
+        "allow"
+
+
+def test_abbreviated_and_clustered_options_are_found(work: Path, hermetic_env: Path) -> None:
+    assert verdict("sort --comp=sh f", work, hermetic_env).dangerous
+    assert verdict("sort -rno out.txt f", work, hermetic_env).decision == "ask"
+    assert verdict("rg --pre=./x foo", work, hermetic_env).dangerous
+
+
+def test_running_out_of_time_keeps_dangerous(work: Path, hermetic_env: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(model, "BUDGET_SECONDS", -1.0)
+    result = verdict("ls; rm -rf x", work, hermetic_env)
+    assert result.decision == "ask" and result.dangerous
+    assert "too complex" in " ".join(result.reasons)
+
+
+@pytest.mark.parametrize("command", ["ls \u200b; rm -rf x", "ls\u00a0-la", "echo \u202eabc",
+                                     "ls\r\nrm x", "cat <<'E'OF\nx\nEOF", "ls 'unterminated",
+                                     "x" * 70_000, "(" * 200 + "ls" + ")" * 200])
+def test_what_cannot_be_read_is_dangerous(command: str, work: Path,
+                                          hermetic_env: Path) -> None:
+    result = verdict(command, work, hermetic_env)
+    assert result.decision != "allow" and result.dangerous, result
+
+
+def test_globs_are_expanded_within_bounds(work: Path, hermetic_env: Path) -> None:
+    for n in range(450):
+        (work / f"d{n}").mkdir()
+    started = time.monotonic()
+    result = verdict("cat */x/*/y", work, hermetic_env)
+    assert time.monotonic() - started < 5  # generous: the point is that it ends
+    assert result.decision == "ask" and "too large" in " ".join(result.reasons)
+    assert verdict("cat src/*.py", work, hermetic_env).decision == "allow"
+    (work / "src" / ".env").write_text("KEY=1\n")
+    assert verdict("cat src/.*", work, hermetic_env).decision == "deny"
+
+
+def test_fork_bombs_by_any_name_and_mutual_recursion(work: Path, hermetic_env: Path) -> None:
+    for command in ("f(){ f|f& };f", "a(){ b& }; b(){ a& }; a", "g(){ $FUNCNAME & }; g",
+                    ".(){ .|.& };."):
+        assert verdict(command, work, hermetic_env).dangerous, command
+    assert verdict("f(){ ls; }; g(){ f; }; g", work, hermetic_env).decision == "allow"
+
+
+def test_xargs_knows_what_find_feeds_it(work: Path, hermetic_env: Path) -> None:
+    assert verdict("find . -name '*.py' | xargs grep -l print", work,
+                   hermetic_env).decision == "allow"
+    assert verdict("find . -type f | xargs grep -l print", work, hermetic_env).decision == "ask"
+    result = verdict("find ~/.ssh -type f | xargs cat", work, hermetic_env)
+    assert result.dangerous
+
+
+def test_loop_variables_over_globs_are_known(work: Path, hermetic_env: Path) -> None:
+    assert verdict('for f in src/*.py; do grep -c print "$f"; done', work,
+                   hermetic_env).decision == "allow"
+    (work / "src" / "key.pem").write_text("-----BEGIN RSA PRIVATE KEY-----\n")
+    assert verdict('for f in src/*; do cat "$f"; done', work, hermetic_env).decision == "deny"
+    assert verdict('while read f; do cat "$f"; done < list', work,
+                   hermetic_env).decision == "ask"
+
+
+def test_wildcard_injection(work: Path, hermetic_env: Path) -> None:
+    (work / "--checkpoint-action=exec=sh x").write_text("")
+    result = verdict("cat *", work, hermetic_env)
+    assert result.dangerous and "option" in result.reasons[0]
+    assert verdict("cat '*'", work, hermetic_env).decision == "allow"
+
+
+def test_secrets_through_run_time_paths(work: Path, hermetic_env: Path) -> None:
+    assert verdict("strings /proc/$$/environ", work, hermetic_env).dangerous
+    assert verdict('cat "$HOME/.ssh/id_rsa"', work, hermetic_env).dangerous
+
+
+@pytest.mark.parametrize("host", ["169.254.169.254", "0xa9fea9fe", "2852039166",
+                                  "0251.0376.0251.0376", "fd00:ec2::254",
+                                  "::ffff:169.254.169.254", "metadata.google.internal",
+                                  "169.254.169.254.nip.io", "100.100.100.200"])
+def test_metadata_addresses_in_every_spelling(host: str) -> None:
+    assert internal_host(host)
+
+
+@pytest.mark.parametrize("host", ["example.com", "10.0.0.1", "127.0.0.1", "::1"])
+def test_ordinary_hosts_are_not_metadata(host: str) -> None:
+    assert internal_host(host) is None
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("select count(*) from users", None),
+    ("SHOW TABLES; select 1", None),
+    ("\\dt", None),
+    (".schema users", None),
+    ("EXPLAIN select 1", None),
+    ("EXPLAIN ANALYZE DELETE FROM x", True),
+    ("WITH d AS (DELETE FROM t RETURNING *) SELECT 1", True),
+    ("select * from t into outfile '/tmp/x'", True),
+    ("select pg_read_file('/etc/passwd')", True),
+    ("insert into t values (1)", False),
+    ("PRAGMA writable_schema = 1", False),
+    ("\\! id", True),
+    (".shell id", True),
+])
+def test_the_sql_reader(query: str, expected: bool | None) -> None:
+    found = sql.problem(query)
+    assert (found is None) if expected is None else (found is not None and
+                                                     found[1] == expected), found
+
+
+def test_a_broken_grammar_fails_closed(work: Path, hermetic_env: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from swebash.safety.classify import registry
+
+    def broken() -> object:
+        raise ValueError("typo in a spec")
+    monkeypatch.setitem(registry.BUILDERS, "cat", broken)
+    monkeypatch.setattr(registry, "_built", {})
+    result = verdict("cat README.md", work, hermetic_env)
+    assert result.decision == "ask" and result.dangerous
+
+
+def test_home_is_the_working_tree(hermetic_env: Path) -> None:
+    """A terminal's default directory: reading the project is reading the home."""
+    assert verdict("grep -r token .", hermetic_env, hermetic_env).decision == "deny"
+    assert verdict("ls -la", hermetic_env, hermetic_env).decision == "allow"
+    assert os.path.isdir(hermetic_env)
+
+
+def test_policy_check_explains_how_a_command_was_read(
+        work: Path, hermetic_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from swebash.safety.policy_cli import main
+
+    assert main(["check", "--explain", "--cwd", str(work), "--",
+                 "systemctl -p status stop nginx | frob x"]) == 0
+    out = capsys.readouterr().out
+    assert "decision: ask (dangerous)" in out
+    assert "[verbs: stop]" in out and "option -p status" in out
+    assert "no grammar for frob (asks)" in out
