@@ -49,6 +49,7 @@ from swebash.render.events import TerminalRenderer
 from swebash.render.markdown import MarkdownMaker
 from swebash.render.stream import MarkdownStream
 from swebash.render.terminal import LiveTerminal
+from swebash.render.theme import RenderSettings
 from tests.render.scenarios import CODE_HEAVY, INTRO, three_tool_turn
 from tests.render.screen import replay
 
@@ -159,11 +160,13 @@ def traffic(text: str, chunk: int = 8, *, no_color: bool = False,
     return written, len(once.file.getvalue().encode()), terminal.frames  # type: ignore[attr-defined]
 
 
-def three_tool_rows(width: int = 100) -> int:
-    """Rows a typical 3-tool answer takes on a ``width``-column terminal (replayed in pyte)."""
+def three_tool_rows(width: int = 100, tools: str = "compact") -> int:
+    """Rows a typical 3-tool answer takes on a ``width``-column terminal (replayed in pyte),
+    with the tools drawn ``compact`` (the default) or ``boxed``."""
     console = Console(file=io.StringIO(), force_terminal=True, width=width, height=40,
                       color_system="256")
-    renderer = TerminalRenderer(console, terminal=LiveTerminal(console, tick_seconds=3600))
+    renderer = TerminalRenderer(console, terminal=LiveTerminal(console, tick_seconds=3600),
+                                settings=RenderSettings(tools=tools))
     for event in three_tool_turn():
         renderer.handle(event)
     renderer.end_turn()
@@ -222,6 +225,8 @@ def main() -> int:
     rows = three_tool_rows(100)
     print(f"rows used by a 3-tool answer at 100 columns: {rows} (target <= 16): "
           f"{'met' if rows <= 16 else 'MISSED'}")
+    boxed = three_tool_rows(100, "boxed")
+    print(f"rows used by the same answer with [ui] tools = \"boxed\": {boxed}")
     ok = ok and bytes_ok and rows <= 16
     return 0 if ok else 1
 
