@@ -201,3 +201,35 @@ def test_ctrl_c_at_the_network_question_ends_the_turn(
     assert "curl -sS -m 30" in screen and "interrupted" in screen
     assert "[130]" in term.cursor_line()
     assert len(server.requests) == 1 and web.hits == []
+
+
+def test_code_in_colour_copies_clean_and_esc_at_a_question_ends_the_turn(
+        term_env: dict[str, str], server: FakeServer, ai_env: dict[str, str],
+        tmp_path: Path) -> None:
+    # In colour (truecolor, as most terminals are) a code block's rows hold exactly the code:
+    # no cell has a background, no row starts with a pad. Esc at a y/N stops the turn as Ctrl-C.
+    (tmp_path / "build").mkdir()
+    code = "def f(x):\n    return x + 1"
+    server.script({"text": f"Like this:\n\n```python\n{code}\n```\n\nand `ls /nope` inline."},
+                  {"tools": tool("rm -rf build")}, {"text": "never requested"})
+    env = {**term_env, **ai_env, "COLORTERM": "truecolor"}
+    env.pop("NO_COLOR")
+    term = Term(env, cwd=str(tmp_path))
+    try:
+        term.run("? show me")
+        rows = term.text().splitlines()
+        label = rows.index("── python")
+        assert rows[label + 1:label + 4] == [*code.split("\n"), "──"]
+        inline = next(n for n, row in enumerate(rows) if row.startswith("and ls /nope"))
+        for y in (label + 1, label + 2, inline):
+            assert {cell.bg for cell in term.screen.buffer[y].values()} <= {"default"}
+        assert any(cell.fg != "default" for cell in term.screen.buffer[label + 1].values())
+        term.send("? clean the build\r")
+        term.wait_text("[y/N]")
+        term.send("\x1b")
+        term.wait_text("stopped — the turn ends here")
+        term.wait_prompt()
+        assert len(server.requests) == 2 and (tmp_path / "build").exists()
+        assert "[130]" in term.cursor_line()
+    finally:
+        term.close()
