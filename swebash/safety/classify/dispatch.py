@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import shlex
 
-from swebash.safety.classify import roles, suspicion
+from swebash.safety.classify import carriers, roles, suspicion
 from swebash.safety.classify.checks import bounded_glob
 from swebash.safety.classify.grammar import Effect, Spec
 from swebash.safety.classify.hooks import HOOKS, PREPS
@@ -101,7 +101,7 @@ def judge_command(f: Findings, name: str, argv: list[str], dynamic: list[bool],
         # a broken grammar or hook must never let a command through: fail closed
         f.ask(f"{name}: could not be checked ({type(exc).__name__})", True)
         return
-    unknown(f, name, argv, dynamic)
+    unknown(f, name, argv, dynamic, depth)
 
 
 def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: list[bool],
@@ -135,13 +135,15 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
     if parsed.command is not None:
         f.judge(f, argv[parsed.command:], dynamic[parsed.command:], depth)
     if not parsed.spec.own_commands:
-        carriers = [u for u in parsed.options if u.opt.role == "x"]
-        for used, (start, end) in zip(carriers, parsed.ranges, strict=False):
+        runners = [u for u in parsed.options if u.opt.role == "x"]
+        for used, (start, end) in zip(runners, parsed.ranges, strict=False):
             first = [used.value] if used.value is not None else []
             per_file(f, label, first + argv[start:end],
                      [used.dynamic] * len(first) + dynamic[start:end], depth)
     if f.asks > before:
         suspicion.words(f, label, argv, dynamic, code=bool(parsed.problems or effects))
+        if not f.dangerous and parsed.command is None and not parsed.ranges:
+            carriers.check(f, argv, dynamic, depth, anywhere=bool(parsed.problems))
 
 
 _parses: dict[tuple[int, tuple[str, ...]], Parsed] = {}
@@ -199,8 +201,11 @@ def hooks_of(spec: Spec, parsed: Parsed) -> list[str]:
     return out
 
 
-def unknown(f: Findings, name: str, argv: list[str], dynamic: list[bool]) -> None:
-    """A program with no grammar asks; what its words name may make it dangerous."""
+def unknown(f: Findings, name: str, argv: list[str], dynamic: list[bool], depth: int) -> None:
+    """A program with no grammar asks; what its words name, and any command it carries,
+    may make it dangerous."""
     f.ask(f"{name}: not a program the classifier knows (not known to be read-only)")
     suspicion.unknown_program(f, name, argv)
     suspicion.words(f, name, argv, dynamic)
+    if not f.dangerous:
+        carriers.check(f, argv, dynamic, depth, anywhere=True)

@@ -316,13 +316,28 @@ def tmux(f: Findings, p: Parsed, depth: int) -> None:
     f.ask("tmux: runs, types or changes things in a terminal outside the sandbox", True)
 
 
+SCREEN_VALUES = frozenset("SctThpeL")  # letters whose option takes the next word
+
+
 def screen(f: Findings, p: Parsed, depth: int) -> None:
-    words = words_of(p)
+    """``screen [options] [cmd args]``: a detached session (-d -m) or a command sent to a
+    running one (-X) runs outside the sandbox; the command it starts is judged itself."""
+    words, dyn = words_of(p), list(p.dynamic[1:])
     if words and set(words) <= {"-ls", "-list", "-v", "--version", "-q"}:
         return
-    f.ask("screen: runs or types commands in a terminal outside the sandbox",
-          any(w in ("-X", "-dm", "-Dm", "-d", "-m", "-c") or w.startswith("-X")
-              for w in words) or not words)
+    outside = not words
+    k = 0
+    while k < len(words) and words[k].startswith("-") and len(words[k]) > 1:
+        letters = words[k][1:]
+        if letters.startswith(("X", "Logfile")) or set(letters) & set("dDm"):
+            outside = True
+        if letters.startswith("X"):
+            f.ask("screen -X: types or runs commands in a running session", True)
+            return
+        k += 2 if letters[-1] in SCREEN_VALUES and not letters.startswith("Logfile") else 1
+    f.ask("screen: runs or types commands in a terminal outside the sandbox", outside)
+    if k < len(words):
+        f.judge(f, words[k:], dyn[k:], depth)
 
 
 def typist(f: Findings, p: Parsed, depth: int) -> None:

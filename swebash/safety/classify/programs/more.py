@@ -71,13 +71,14 @@ define("proxychains proxychains4 torsocks tsocks torify", lambda: prog(
     "-q -f:r", args="x?", permute=False, hook="launcher",
     effect="sends the command's traffic through a proxy", dangerous=True))
 define("hyperfine", lambda: prog(
-    "-w: -r: -m: -M: -p: -c: -s: -S: -i -u: -N -n: --warmup: --runs: --min-runs: "
-    "--max-runs: --prepare: --conclude: --cleanup: --setup: --shell: --ignore-failure "
-    "--time-unit: --style: --sort: --command-name: --show-output --input: "
+    "-w: -r: -m: -M: -p:c -c:c -s:c -i -u: -N -n: --warmup: --runs: --min-runs: "
+    "--max-runs: --prepare:c --conclude:c --cleanup:c --setup:c --ignore-failure "
+    "--time-unit: --style: --sort: --command-name: --show-output --input:r "
     "--parameter-scan: --parameter-step-size: --parameter-list: -P: -D: -L:",
     args="c+", ask={"--export-json:w --export-csv:w --export-markdown:w "
                     "--export-asciidoc:w --export-orgmode:w --output:w":
-                    "writes its results to a file"}))
+                    "writes its results to a file"},
+    danger={"-S: --shell:": "runs the commands with the shell it is given"}))
 define("bpftrace", lambda: prog(args="p*", raw=True,
                                 effect="runs kernel tracing programs (they can run "
                                        "commands and read any memory)", dangerous=True,
