@@ -8,7 +8,7 @@ import fnmatch
 import os
 
 from swebash.safety.classify.model import Findings
-from swebash.safety.paths import check_path, expand
+from swebash.safety.paths import check_path, expand, read_place
 
 __all__ = ["bounded_glob", "expand", "globbed", "read_path", "write_target"]
 
@@ -17,8 +17,10 @@ MAX_GLOB = 200
 MAX_SCANS = 400  # directories one glob may read
 
 
-def read_path(f: Findings, path: str) -> None:
-    """Deny reading a secret; a relative path is judged from every possible cwd."""
+def read_path(f: Findings, path: str, *, place: bool = True) -> None:
+    """Deny reading a secret; a relative path is judged from every possible cwd. ``place``:
+    also judge where the read lands (the working tree and the system's directories are
+    known good; the rest of the home asks) — off for reads that only summarise a file."""
     if not path:
         return
     cwds = f.cwds
@@ -38,6 +40,10 @@ def read_path(f: Findings, path: str) -> None:
                 return
             if verdict.decision == "ask":
                 f.ask(verdict.reasons[0])
+            elif place:
+                where = read_place(candidate, cwd, f.home, f.work_tree())
+                if where is not None:
+                    f.ask(*where)
 
 
 def globbed(f: Findings, path: str, cwd: str) -> list[str]:

@@ -141,7 +141,10 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
             per_file(f, label, first + argv[start:end],
                      [used.dynamic] * len(first) + dynamic[start:end], depth)
     if f.asks > before:
-        suspicion.words(f, label, argv, dynamic, code=bool(parsed.problems or effects))
+        reads = frozenset(a.index for a in parsed.operands if a.role in "rmnt" and
+                          not a.dynamic and not parsed.problems and not parsed.spec.raw)
+        suspicion.words(f, label, argv, dynamic, code=bool(parsed.problems or effects),
+                        judged=reads)
         if not f.dangerous and parsed.command is None and not parsed.ranges:
             carriers.check(f, argv, dynamic, depth, anywhere=bool(parsed.problems))
 

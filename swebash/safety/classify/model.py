@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from swebash.api import Verdict
-from swebash.safety.paths import expand
+from swebash.safety.paths import expand, working_tree
 
 MAX_DEPTH = 8  # nested `bash -c` / eval strings
 BUDGET_SECONDS = 0.5
@@ -75,6 +75,7 @@ class Findings:
     loose: int = 0
     asks: int = 0
     deadline: float = field(default_factory=lambda: time.monotonic() + BUDGET_SECONDS)
+    tree: str = ""  # the working tree (git root of cwd), found on first use
     # the argv of the pipeline stage feeding this one (`find … | xargs grep`), when known
     feed: list[str] | None = None
     feed_kind: Callable[[Findings, list[str]], str] = lambda f, argv: "unknown"
@@ -123,6 +124,11 @@ class Findings:
         words; None for any other run-time word."""
         match = BOUND_WORD.fullmatch(source)
         return self.bound.get(match.group(1)) if match else None
+
+    def work_tree(self) -> str:
+        if not self.tree:
+            self.tree = working_tree(self.cwd)
+        return self.tree
 
     def tick(self) -> None:
         if time.monotonic() > self.deadline:

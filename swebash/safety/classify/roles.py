@@ -13,7 +13,7 @@ import re
 from swebash.safety.classify import hosts
 from swebash.safety.classify.checks import read_path, write_target
 from swebash.safety.classify.model import Findings
-from swebash.safety.paths import expand, secret_reason, within
+from swebash.safety.paths import expand, read_place, secret_reason, within
 
 STD_STREAMS = frozenset({"-", "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin",
                          "/dev/fd/1", "/dev/fd/2"})
@@ -55,7 +55,7 @@ def check(f: Findings, name: str, role: str, text: str, dynamic: bool, depth: in
             check_env_name(f, variable, None if dynamic else value)
 
 
-EXPANSION = re.compile(r"\$\{[^}]*\}|\$\(\([^)]*\)\)|\$\([^)]*\)|`[^`]*`|\$[\w$#?!@*-]")
+EXPANSION = re.compile(r"\$\{[^}]*\}|\$\(\([^)]*\)\)|\$\([^)]*\)|`[^`]*`|\$(\w+|[$#?!@*-])")
 
 
 def skeleton_secret(f: Findings, text: str) -> str | None:
@@ -64,6 +64,15 @@ def skeleton_secret(f: Findings, text: str) -> str | None:
     shape = EXPANSION.sub("x", text.replace('"', "").replace("'", ""))
     shape = shape.replace("x/.", f"{f.home}/.") if shape.startswith("x/.") else shape
     return secret_reason(expand(shape, f.cwd, f.home), f.home) if "/" in shape else None
+
+
+def skeleton_place(f: Findings, text: str) -> tuple[str, bool] | None:
+    """Where a path built from the home (``"$HOME/.config/x"``, ``~/$d/x``) lands, when its
+    fixed parts already say."""
+    shape = EXPANSION.sub("x", text.replace('"', "").replace("'", ""))
+    if not shape.startswith(("x/", "~/")):
+        return None
+    return read_place(f.home + shape[1:], f.cwd, f.home, f.work_tree())
 
 
 def read(f: Findings, name: str, role: str, text: str, dynamic: bool) -> None:
@@ -76,14 +85,17 @@ def read(f: Findings, name: str, role: str, text: str, dynamic: bool) -> None:
                 read(f, name, role, value, False)
             return
         secret = skeleton_secret(f, text)
+        where = skeleton_place(f, text) if role in "rt" and not secret else None
         if secret:
             f.ask(f"{name}: reads {secret} through a path built at run time", True)
+        elif where is not None and where[1]:
+            f.ask(f"{name}: {where[0]} (a path built at run time)", True)
         elif role in "rt":
             f.ask(f"{name}: reads a path known only at run time")
         return
     if text in STD_STREAMS or not text:
         return
-    read_path(f, text)
+    read_path(f, text, place=role != "m")
     if role == "t":
         tree(f, name, text, hidden=True)
 

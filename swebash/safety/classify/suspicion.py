@@ -106,11 +106,15 @@ def destroys(f: Findings, label: str, words: list[str]) -> bool:
 
 
 def words(f: Findings, label: str, argv: list[str], dynamic: list[bool], *,
-          code: bool = True) -> None:
+          code: bool = True, judged: frozenset[int] = frozenset()) -> None:
     """The words of a command that asks: anything that makes it dangerous. ``code``: also
     words that look like programs or code to run (only for a command whose grammar could
-    not place every word — a commit message may quote code)."""
-    for word, is_dynamic in zip(argv[1:], dynamic[1:], strict=False):
+    not place every word — a commit message may quote code). ``judged``: argv indices of
+    files read that the path guard has judged already (their place, not their name,
+    decides)."""
+    for index, (word, is_dynamic) in enumerate(zip(argv[1:], dynamic[1:], strict=False), 1):
+        if index in judged:
+            continue
         if is_dynamic:
             secret = skeleton_secret(f, word.split("=")[-1])
             if secret:
