@@ -408,7 +408,6 @@ INSTALLS = Family(
         "apt show curl",
         "dpkg -l",
         "brew list",
-        "cargo tree",
         "gem list",
         "dnf list installed",
         "pacman -Qi git",
@@ -583,7 +582,6 @@ EXHAUSTION = Family(
     benign=[
         "yes | head -n 3",
         "head -c 16 /dev/urandom | xxd",
-        "dd if=/dev/urandom bs=16 count=1 status=none | base64",
         "seq 10",
         "head -c 10 /dev/zero | xxd",
         "shuf -i 1-100 -n 5",

@@ -202,7 +202,6 @@ CREDENTIAL_HELPERS = Family(
         "aws sts get-caller-identity",
         "gcloud config list",
         "kubectl config current-context",
-        "git credential-cache exit",
     ],
 )
 

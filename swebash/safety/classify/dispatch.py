@@ -10,6 +10,7 @@ whose every option, operand and verb the grammar knows as read-only.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 
 from swebash.safety.classify import carriers, roles, suspicion
@@ -86,12 +87,28 @@ def judge(f: Findings, argv: list[str], dynamic: list[bool], depth: int) -> None
         f.ask(f"more than {MAX_WRAPPERS} wrappers around one command")
 
 
+# Where installed programs live: a name found there is judged by its grammar. A program named
+# by any other path (./gradlew, bin/rails, scripts/x.sh, /tmp/x) is the project's or
+# someone's own code, whatever its name — even `--version` runs it.
+SYSTEM_PROGRAMS = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/opt/", "/snap/",
+                   "/nix/store/", "/run/current-system/", "/usr/local/")
+INSTALLED_BIN = re.compile(r"(^|/)(\.?venv|\.tox/[^/]+|\.nox/[^/]+|node_modules/\.bin)/"
+                           r"(bin/|Scripts/)?[^/]+$")
+
+
+def own_program(path: str) -> bool:
+    return "/" in path and not path.startswith(SYSTEM_PROGRAMS) and \
+        not INSTALLED_BIN.search(path)
+
+
 def judge_command(f: Findings, name: str, argv: list[str], dynamic: list[bool],
                   depth: int) -> None:
     suspicious = suspicion.non_ascii_name(argv[0])
     if suspicious:
         f.ask(suspicious, True)
         return
+    if own_program(argv[0]):
+        f.ask(f"{name}: runs a program from {argv[0][:40]}, not an installed one")
     try:
         spec = lookup(name)
         if spec is not None:

@@ -185,7 +185,9 @@ def kubectl() -> Spec:
               "delete drain scale autoscale": live(GONE),
               "create apply edit patch replace expose set label annotate taint cordon "
               "uncordon certificate token": live(),
-              "krew": local("installs kubectl plugins"),
+              "krew": prog(subs={"list search info version": reads(),
+                                 "install upgrade uninstall update index": live(
+                                     "installs kubectl plugins (they run as kubectl)")}),
               })
 
 
@@ -243,13 +245,12 @@ def terraform() -> Spec:
         return prog(options, args=args, single=True, inherits=True, hook=hook)
     return prog(
         TF_GLOBAL, single=True, info="-version --version version -v -help --help",
-        subs={"version": tread("-json"), "validate": tread("-json -no-color"),
+        subs={"version": tread("-json"),
+              "validate": local("loads the providers (they are programs and run)"),
               "fmt": tread("-check -diff -recursive -list: -no-color",
                            hook="terraform_fmt"),
-              "providers": prog(subs={"schema": tread("-json")}, verb_optional=True,
-                                single=True, inherits=True,
-                                hook="terraform_providers"),
-              "graph": tread("-type: -plan:r -draw-cycles -module-depth:"),
+              "providers": local("loads the configuration and its providers (they run)"),
+              "graph": local("loads the configuration and its providers (they run)"),
               "state": prog(subs={"list": tread("-state:r -id:"),
                                   "show": local("prints a resource's attributes from the "
                                                 "state (they may hold secrets)"),
@@ -306,13 +307,13 @@ define("ansible-vault", lambda: prog(args="p*", raw=True, effect="reads or chang
 define("ansible-inventory ansible-lint", lambda: prog(
     args="p*", raw=True, effect="loads the inventory or rules (inventory scripts run)",
     info="--version --help -h"))
+# every vagrant command loads the project's Vagrantfile, which is Ruby code
 define("vagrant", lambda: prog(subs={
-    "status global-status version ssh-config port": reads("--machine-readable --prune "
-                                                           "--host: --guest:"),
-    "box": prog(subs={"list outdated": reads("-i --box-info --global"),
-                      "add update prune remove repackage": local("changes boxes")}),
+    "status global-status version ssh-config port box validate": local(
+        "loads the project's Vagrantfile (Ruby code runs)"),
     "destroy": live(GONE),
-    "up halt reload provision ssh suspend resume snapshot package init plugin": local(
+    "plugin": live("installs or changes vagrant plugins (they run as vagrant)"),
+    "up halt reload provision ssh suspend resume snapshot package init": local(
         "starts, changes or enters machines")}, info="--version -v --help -h"))
 define("packer", lambda: prog(subs={
     "version": reads(), "validate inspect": reads("-syntax-only -var: -var-file:r -only: "
