@@ -12,6 +12,8 @@ from swebash.api import Verdict
 from tests.safety import corpus_fresh as a
 from tests.safety import corpus_fresh_b as b
 from tests.safety import corpus_fresh_c as c
+from tests.safety import corpus_fresh_d as d
+from tests.safety import corpus_fresh_e as e
 from tests.safety.corpus import DANGEROUS, NEVER_ALLOW, READ_ONLY
 from tests.safety.corpus_families import FAMILY_DANGEROUS, FAMILY_NEVER_ALLOW, FAMILY_READ_ONLY
 from tests.safety.corpus_fresh import Family
@@ -28,6 +30,7 @@ FAMILIES: dict[str, Family] = {
     "file-writes": c.FILE_WRITES, "persistence": c.PERSISTENCE, "exfiltration": c.EXFIL,
     "secrets": c.SECRETS, "interpreters": c.INTERPRETERS, "infrastructure": c.INFRA,
     "terminals": c.TERMINALS, "disks": c.DISKS, "logs": c.LOGS, "redirects": c.REDIRECTS,
+    "secret-env": d.SECRET_ENV, "exhaustion": e.EXHAUSTION,
 }
 FRESH_DANGEROUS = [cmd for fam in FAMILIES.values() for cmd in fam.dangerous]
 FRESH_ASK = [cmd for fam in FAMILIES.values() for cmd in fam.ask]

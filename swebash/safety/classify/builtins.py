@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from swebash.safety.classify import envflow
 from swebash.safety.classify.model import Findings, Rule, positional
 from swebash.safety.classify.tables import HIJACK_VARS, SAFE_VALUE
 
@@ -86,6 +87,7 @@ def printf(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int)
     if argv[1:2] == ["-v"] and len(argv) > 2:
         f.tainted = True
         assigned_name(f, name, argv[2], dyn[2])
+        envflow.assigned(f, argv[2], " ".join(argv[3:]))
     elif argv[1:2] and argv[1].startswith("-v") and len(argv[1]) > 2:
         f.tainted = True
         assigned_name(f, name, argv[1][2:], dyn[1])

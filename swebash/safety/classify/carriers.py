@@ -57,7 +57,7 @@ def is_program(word: str) -> bool:
 
 def reads_as_command(text: str) -> bool:
     """A string argument that reads as a command line (``'rm -rf x'``, ``'cd a && make'``)."""
-    if not text.strip() or "\n" in text[:200] and not any(c in text for c in ";&|"):
+    if not text.strip() or ("\n" in text[:200] and not any(c in text for c in ";&|")):
         return False
     try:
         words = shlex.split(text, comments=False)

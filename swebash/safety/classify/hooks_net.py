@@ -433,7 +433,8 @@ def ip_write(f: Findings, p: Parsed, depth: int) -> None:
 
 
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
-    "curl": curl, "wget": wget, "httpie": httpie, "curlie": curlie, "ssh": ssh, "scp": scp, "rsync": rsync,
+    "curl": curl, "wget": wget, "httpie": httpie, "curlie": curlie, "ssh": ssh, "scp": scp,
+    "rsync": rsync,
     "netcat": netcat, "aria2c": aria2c, "net_dynamic": net_dynamic, "nslookup": nslookup,
     "getent": getent, "resolvectl": net_dynamic, "ifconfig": ifconfig, "route": route,
     "nmcli": nmcli, "iw": iw, "ethtool_args": ethtool_args, "show_only": show_only,

@@ -9,7 +9,7 @@ import os
 import re
 from collections.abc import Callable
 
-from swebash.safety.classify import roles, scripts
+from swebash.safety.classify import envflow, roles, scripts
 from swebash.safety.classify.checks import read_path, write_target
 from swebash.safety.classify.grammar import Spec
 from swebash.safety.classify.model import Findings
@@ -189,7 +189,12 @@ def jq(f: Findings, p: Parsed, depth: int) -> None:
         if JQ_LOADS.search(text):
             f.ask(f"{p.name}: the filter loads other files")
         if JQ_ENV.search(text):
-            f.ask(f"{p.name}: the filter reads environment variables")
+            whole = re.search(r"(\$ENV|\benv)(?!\s*\.\s*\w)", text)
+            secret = any(envflow.is_secret(n, f) for n in re.findall(
+                r"(?:\$ENV|\benv)\s*\.\s*(\w+)", text))
+            f.ask(f"{p.name}: the filter reads " + ("secret environment variables, which it "
+                  "can reshape" if whole or secret else "environment variables"),
+                  bool(whole or secret))
     positional = p.has("--args", "--jsonargs")
     for arg in operands:
         if not positional:

@@ -76,6 +76,8 @@ class Findings:
     asks: int = 0
     deadline: float = field(default_factory=lambda: time.monotonic() + BUDGET_SECONDS)
     tree: str = ""  # the working tree (git root of cwd), found on first use
+    # variables given a secret variable's value in this command (`x=$GITHUB_TOKEN`)
+    secret_vars: set[str] = field(default_factory=set)
     # the argv of the pipeline stage feeding this one (`find … | xargs grep`), when known
     feed: list[str] | None = None
     feed_kind: Callable[[Findings, list[str]], str] = lambda f, argv: "unknown"

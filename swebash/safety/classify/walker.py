@@ -21,7 +21,7 @@ import os
 import re
 from typing import Any
 
-from swebash.safety.classify import builtins, checks
+from swebash.safety.classify import builtins, checks, envflow, streams
 from swebash.safety.classify.dispatch import check_argv, judge
 from swebash.safety.classify.hooks_text import feed_kind
 from swebash.safety.classify.model import MAX_DEPTH, Findings, OverBudget, Word, base, text
@@ -215,6 +215,11 @@ class Walker:
             if child.is_named:
                 recorded = self.f.commands[before:]
                 previous = recorded[0] if child.type == "command" and recorded else None
+        named = [c for c in node.children if c.is_named]
+        envflow.pipeline(self.f, named)
+        parent = node.parent
+        streams.pipeline(self.f, named, parent if parent is not None and
+                         parent.type == "redirected_statement" else None)
         stages = self.f.commands[first:]
         for n, argv in enumerate(stages):
             if (n or fed) and runs_stdin_as_code(argv):
@@ -225,6 +230,9 @@ class Walker:
                 self.f.ask(f"sends piped data over the network ({base(argv[0])})", True)
 
     def redirected(self, node: Any) -> None:
+        if node.parent is None or node.parent.type != "pipeline":
+            envflow.single(self.f, node)
+            streams.single(self.f, node)
         body = node.child_by_field_name("body")
         argv: list[str] | None = None
         if body is not None:
@@ -323,6 +331,7 @@ class Walker:
             name = name.split("[", 1)[0]
         word = word_of(value) if value is not None else Word("", False, "")
         self.f.bound.pop(name, None)
+        envflow.assigned(self.f, name, word.source)
         check_env_name(self.f, name, None if word.dynamic else word.text, prefix=prefix)
         if word.dynamic or builtins.EXPANDS.search(word.text):
             self.f.tainted = True
@@ -337,6 +346,7 @@ class Walker:
                 value = child.child_by_field_name("value")
                 word = word_of(value) if value is not None else Word("", False, "")
                 name = text(name_node) if name_node is not None else ""
+                envflow.assigned(self.f, name, word.source)
                 argv.append(f"{name}={word.text}")
                 dyn.append(word.dynamic and False)
                 if word.dynamic:
@@ -374,6 +384,9 @@ class Walker:
                     self.visit_substitutions(child)
         for child in redirects:
             self.redirect(child, base(words[0].text) if words else "")
+        if node.parent is not None and node.parent.type not in ("pipeline",
+                                                                 "redirected_statement"):
+            streams.single(self.f, node)
         if words:
             name = base(words[0].text)
             if feeds and (name in SHELLS or name in INTERPRETERS or name in STDIN_RUNNERS):
@@ -421,6 +434,12 @@ class Walker:
                 self.f.bound.pop(name, None)
         self.children(node)
 
+    def loop(self, node: Any) -> None:
+        streams.loop(self.f, node)
+        if node.type == "c_style_for_statement":
+            self.f.evaluates.append(node.type)
+        self.children(node)
+
     def test_command(self, node: Any) -> None:
         operators = [text(n) for n in descendants(node, "test_operator")]
         if ARITH_TESTS & set(operators):
@@ -436,6 +455,7 @@ class Walker:
     def expansion(self, node: Any) -> None:
         kinds = [c.type for c in node.children]
         source = text(node)
+        envflow.expansion(self.f, source)
         if kinds[1:2] == ["!"] and not re.search(r"[*@]\}$|\[[*@]\]\}$", source):
             self.f.ask("indirect expansion ${!name} is not checked")
             self.f.evaluates.append("${!x}")
@@ -503,5 +523,6 @@ HANDLERS = {
     "file_redirect": Walker.redirect, "heredoc_redirect": Walker.heredoc,
     "function_definition": Walker.function, "for_statement": Walker.for_loop,
     "test_command": Walker.test_command, "expansion": Walker.expansion,
-    "command_substitution": Walker.substitution,
+    "command_substitution": Walker.substitution, "while_statement": Walker.loop,
+    "c_style_for_statement": Walker.loop,
 }

@@ -79,7 +79,8 @@ define("wget wget2", lambda: prog(
     "--compression: --content-on-error --content-disposition --retry-connrefused "
     "--retry-on-host-error --retry-on-http-error: --output-document:w --ignore-length "
     "--no-hsts --hsts-file:a --no-cookies --local-encoding: --remote-encoding: "
-    "--unlink --no-clobber -nc --continue --timestamping --auth-no-challenge --default-page: --adjust-extension "
+    "--unlink --no-clobber -nc --continue --timestamping --auth-no-challenge --default-page: "
+    "--adjust-extension "
     "-E --save-headers --ignore-case --xattr --bind-address: --bind-dns-address: "
     "--dns-servers:", args="u*", hook="wget",
     danger={"-e: --execute: --config:": "runs .wgetrc commands it is given",
