@@ -31,6 +31,7 @@ FAMILIES: dict[str, Family] = {
     "secrets": c.SECRETS, "interpreters": c.INTERPRETERS, "infrastructure": c.INFRA,
     "terminals": c.TERMINALS, "disks": c.DISKS, "logs": c.LOGS, "redirects": c.REDIRECTS,
     "secret-env": d.SECRET_ENV, "exhaustion": e.EXHAUSTION,
+    "other-processes": d.OTHER_PROCESSES, "system-admin-2": e.SYSTEM_ADMIN_2,
 }
 FRESH_DANGEROUS = [cmd for fam in FAMILIES.values() for cmd in fam.dangerous]
 FRESH_ASK = [cmd for fam in FAMILIES.values() for cmd in fam.ask]

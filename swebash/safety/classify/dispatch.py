@@ -127,6 +127,7 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
     if len(argv) == 2 and argv[1] in spec.info and not dynamic[1]:
         return  # `tool --version`
     before = f.asks
+    known_reasons = set(f.reasons) if spec.admin else set()
     if spec.prep:
         argv, dynamic = PREPS[spec.prep](spec, argv, dynamic)
     parsed = parse_cached(spec, argv, dynamic, name, f)
@@ -157,6 +158,13 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
             first = [used.value] if used.value is not None else []
             per_file(f, label, first + argv[start:end],
                      [used.dynamic] * len(first) + dynamic[start:end], depth)
+    if f.asks > before and spec.admin:
+        # administering the machine or the account: its first own reason becomes dangerous
+        fresh = [r for r in f.reasons if r not in known_reasons]
+        if fresh:
+            f.note(fresh[0], True)
+        else:
+            f.ask(f"{label}: changes how the machine or the account is set up", True)
     if f.asks > before:
         reads = frozenset(a.index for a in parsed.operands if a.role in "rmnt" and
                           not a.dynamic and not parsed.problems and not parsed.spec.raw)

@@ -22,6 +22,7 @@ from swebash.safety.classify import (
     hooks_net,
     hooks_system,
     hooks_text,
+    processes,
 )
 from swebash.safety.classify.grammar import Spec
 from swebash.safety.classify.model import Findings, Rule
@@ -42,7 +43,7 @@ HOOKS: dict[str, Hook] = {
     **hooks_core.HOOKS, **hooks_text.HOOKS, **hooks_files.HOOKS, **hooks_git.HOOKS,
     **hooks_net.HOOKS, **hooks_dev.HOOKS, **hooks_cloud.HOOKS,
     **hooks_system.HOOKS, **hooks_misc.HOOKS,
-    **hooks_db.HOOKS, **hooks_launch.HOOKS,
+    **hooks_db.HOOKS, **hooks_launch.HOOKS, **processes.HOOKS,
     **{name: legacy(rule) for name, rule in builtins.BUILTIN_RULES.items()},
 }
 PREPS: dict[str, Prep] = {"tar": hooks_text.tar_prep}

@@ -14,12 +14,12 @@ from swebash.safety.classify.parser import Parsed
 
 def date(f: Findings, p: Parsed, depth: int) -> None:
     if any(not a.text.startswith("+") for a in p.operands):
-        f.ask("date: an operand that is not +FORMAT sets the clock")
+        f.ask("date: an operand that is not +FORMAT sets the clock", True)
 
 
 def hostname(f: Findings, p: Parsed, depth: int) -> None:
     if p.operands:
-        f.ask("hostname: sets the host name")
+        f.ask("hostname: sets the host name", True)
 
 
 def stty(f: Findings, p: Parsed, depth: int) -> None:
@@ -72,14 +72,8 @@ def source(f: Findings, p: Parsed, depth: int) -> None:
             read_path(f, word)
 
 
-def kill(f: Findings, p: Parsed, depth: int) -> None:
-    if p.argv[1:2] in (["-l"], ["-L"]) or p.argv[1:] == ["--help"]:
-        return
-    f.ask(f"{p.name}: stops processes", True)
-
-
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
-    "source": source, "kill": kill,
+    "source": source,
     "date": date, "hostname": hostname, "stty": stty, "mktemp": mktemp, "ulimit": ulimit,
     "umask": umask, "dc": dc, "diff": diff,
 }

@@ -306,6 +306,37 @@ NMCLI_READS = {"general g": "status s hostname h permissions p logging l", "devi
                "radio r": "all wifi wwan", "networking n": "connectivity c", "monitor m": ""}
 
 
+RESOLVER_SETTINGS = frozenset({"dns", "domain", "default-route", "llmnr", "mdns", "dnssec",
+                               "dnsovertls", "nta", "log-level"})
+
+
+def resolver(f: Findings, p: Parsed, depth: int) -> None:
+    """``resolvectl dns`` shows; ``resolvectl dns eth0 1.1.1.1`` sets (a link and a value)."""
+    net_dynamic(f, p, depth)
+    verb = p.verbs[-1] if p.verbs else ""
+    if verb in RESOLVER_SETTINGS and len(p.operands) > (0 if verb == "log-level" else 1):
+        f.ask(f"resolvectl {verb}: changes the resolver's settings")
+
+
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]", "ip6-localhost"})
+
+
+def jupyter(f: Findings, p: Parsed, depth: int) -> None:
+    """``jupyter kernelspec list`` reads; servers run notebook code, and a server listening
+    beyond loopback (``--ip 0.0.0.0``) hands that to the network."""
+    words = p.argv[1:]
+    if words[:2] in (["kernelspec", "list"], ["labextension", "list"],
+                     ["serverextension", "list"], ["server", "list"], ["notebook", "list"]):
+        return
+    for k, word in enumerate(words):
+        head, eq, value = word.partition("=")
+        if re.fullmatch(r"--(\w+App\.)?ip", head):
+            value = value if eq else (words[k + 1] if k + 1 < len(words) else "")
+            if value.strip("'\"") not in LOOPBACK_NAMES:
+                f.ask(f"{p.name}: serves notebooks (code runs) beyond this machine", True)
+    f.ask(f"{p.name}: runs notebook code or a notebook server")
+
+
 def nmcli(f: Findings, p: Parsed, depth: int) -> None:
     words = [a.text for a in p.operands]
     if not words:
@@ -314,7 +345,7 @@ def nmcli(f: Findings, p: Parsed, depth: int) -> None:
                  None)
     verbs = NMCLI_READS.get(group or "", "").split()
     if group is None or (len(words) > 1 and not any(v.startswith(words[1]) for v in verbs)) or (
-            group.startswith("radio") and len(words) > 2) or (
+            group.startswith(("radio", "general")) and len(words) > 2) or (
             group.startswith("device") and words[1:3] == ["wifi", "show-password"]) or (
             group.startswith("device") and words[1:2] == ["wifi"] and
             words[2:3] not in ([], ["list"])):
@@ -415,7 +446,8 @@ def ssh_keygen(f: Findings, p: Parsed, depth: int) -> None:
     words = p.argv[1:]
     flags = "".join(w[1:] for w in words if re.fullmatch(r"-[a-zA-Z]+", w))
     if not (set(flags) & set("lFB")) or set(flags) & set("RtpcNeiyAKkHrusIDMOYg"):
-        f.ask("ssh-keygen: creates or changes keys or known_hosts")
+        f.ask("ssh-keygen: creates or changes keys or known_hosts",
+              bool(set(flags) & set("RH")))  # your known_hosts, outside the tree
     for k, word in enumerate(words):
         if word == "-f" and k + 1 < len(words):
             read_path(f, words[k + 1])
@@ -436,7 +468,8 @@ HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
     "curl": curl, "wget": wget, "httpie": httpie, "curlie": curlie, "ssh": ssh, "scp": scp,
     "rsync": rsync,
     "netcat": netcat, "aria2c": aria2c, "net_dynamic": net_dynamic, "nslookup": nslookup,
-    "getent": getent, "resolvectl": net_dynamic, "ifconfig": ifconfig, "route": route,
+    "getent": getent, "resolvectl": net_dynamic, "resolver": resolver, "jupyter": jupyter,
+    "ifconfig": ifconfig, "route": route,
     "nmcli": nmcli, "iw": iw, "ethtool_args": ethtool_args, "show_only": show_only,
     "nmap": nmap, "tcpdump": tcpdump, "openssl": openssl, "ssh_keygen": ssh_keygen,
     "ssh_add": ssh_add, "ip_write": ip_write,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from swebash.safety.classify import roles
+from swebash.safety.classify import processes, roles
 from swebash.safety.classify.checks import read_path
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
@@ -201,6 +201,8 @@ def tracer(f: Findings, p: Parsed, depth: int) -> None:
     """strace/ltrace: attaching reads another process's data; -o writes a file; the
     command traced is judged itself."""
     words = words_of(p)
+    if processes.attaches(words):
+        f.ask(f"{p.name}: attaches to a running process (it can read its memory)", True)
     k = 0
     while k < len(words):
         word = words[k]
@@ -209,8 +211,6 @@ def tracer(f: Findings, p: Parsed, depth: int) -> None:
             break
         if not word.startswith("-"):
             break
-        if word.startswith(("-p", "--attach")):
-            f.ask(f"{p.name}: attaches to a running process (it can read its memory)", True)
         if word in ("-o", "--output") and k + 1 < len(words):
             roles.check(f, p.name, "w", words[k + 1], p.dynamic[k + 2], depth)
             k += 2
@@ -237,8 +237,7 @@ DEBUG_RUNS = re.compile(r"(^\s*(shell|!|python|pi|call|print\s+.*\(|dump|restore
 
 def debugger(f: Findings, p: Parsed, depth: int) -> None:
     words = words_of(p)
-    if any(w in ("-p", "--pid", "-pid", "--attach-pid", "-attach") or (w.startswith(
-            ("--pid=", "-p")) and w[2:].isdigit()) for w in words):
+    if processes.attaches(words, debugger=True):
         f.ask(f"{p.name}: attaches to a running process (it can read its memory)", True)
     commands = [words[k + 1] for k, w in enumerate(words[:-1])
                 if w in ("-ex", "--ex", "-iex", "-eval-command", "--eval-command", "-o",

@@ -78,6 +78,8 @@ class Findings:
     tree: str = ""  # the working tree (git root of cwd), found on first use
     # variables given a secret variable's value in this command (`x=$GITHUB_TOKEN`)
     secret_vars: set[str] = field(default_factory=set)
+    # variables holding the PID of a job this command started (`p=$!`)
+    own_pids: set[str] = field(default_factory=set)
     # the argv of the pipeline stage feeding this one (`find … | xargs grep`), when known
     feed: list[str] | None = None
     feed_kind: Callable[[Findings, list[str]], str] = lambda f, argv: "unknown"

@@ -21,7 +21,7 @@ import os
 import re
 from typing import Any
 
-from swebash.safety.classify import builtins, checks, envflow, streams
+from swebash.safety.classify import builtins, checks, envflow, processes, streams
 from swebash.safety.classify.dispatch import check_argv, judge
 from swebash.safety.classify.hooks_text import feed_kind
 from swebash.safety.classify.model import MAX_DEPTH, Findings, OverBudget, Word, base, text
@@ -332,6 +332,7 @@ class Walker:
         word = word_of(value) if value is not None else Word("", False, "")
         self.f.bound.pop(name, None)
         envflow.assigned(self.f, name, word.source)
+        processes.assigned(self.f, name, word.source)
         check_env_name(self.f, name, None if word.dynamic else word.text, prefix=prefix)
         if word.dynamic or builtins.EXPANDS.search(word.text):
             self.f.tainted = True
@@ -347,6 +348,7 @@ class Walker:
                 word = word_of(value) if value is not None else Word("", False, "")
                 name = text(name_node) if name_node is not None else ""
                 envflow.assigned(self.f, name, word.source)
+                processes.assigned(self.f, name, word.source)
                 argv.append(f"{name}={word.text}")
                 dyn.append(word.dynamic and False)
                 if word.dynamic:

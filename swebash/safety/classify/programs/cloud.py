@@ -48,8 +48,10 @@ def docker() -> Spec:
         "exec attach debug": live("runs a command inside a container"),
         "cp": live("copies files between a container and the host"),
         "rm rmi kill stop prune pause": live(GONE),
-        "start restart unpause update rename commit export import load save tag push pull "
-        "build login logout": local("changes containers, images or registries"),
+        "start restart unpause update rename commit export import load save tag pull "
+        "build logout": local("changes containers, images or registries"),
+        "push": live("publishes an image to a registry (it can carry files out)"),
+        "login": live("stores registry credentials in your home"),
     }
     return prog(
         "-D -l: --debug --log-level: --context: -c: --tls --tlsverify --tlscacert:m "
@@ -66,8 +68,9 @@ def docker() -> Spec:
                                   "inspect history": reads("-f: --format: -H --human "
                                                            "--no-trunc -q"),
                                   "rm prune": live(GONE),
-                                  "pull push tag build load save import": local(
-                                      "changes images or registries")}),
+                                  "pull tag build load save import": local(
+                                      "changes images or registries"),
+                                  "push": live("publishes an image to a registry")}),
               "volume network context node service stack secret config plugin swarm": prog(
                   subs={"ls list inspect show ps": reads(FORMAT),
                         "rm prune remove": live(GONE),
@@ -79,8 +82,9 @@ def docker() -> Spec:
                                    "prune": live(GONE)}),
               "buildx": prog(subs={"ls version inspect du": reads("--builder:"),
                                    "prune rm": live(GONE),
-                                   "build bake create use stop imagetools": local(
-                                       "builds images")}),
+                                   "build bake create use stop imagetools": prog(
+                                       args="p*", raw=True, effect="builds images",
+                                       hook="image_push")}),
               "compose": compose(),
               "manifest": prog(subs={"inspect": reads("-v --verbose --insecure"),
                                      "create annotate push rm": local("changes manifests")}),
@@ -175,11 +179,12 @@ def kubectl() -> Spec:
                                                             "--revision: -o: -l:"),
                                     "restart undo pause resume": live()}, inherits=True),
               "diff": local("compares with the cluster through an external diff program"),
-              "port-forward": local("forwards a local port into the cluster"),
+              "port-forward": live("opens a local port into the cluster"),
               "proxy": prog("--address: --accept-hosts: --port: -p: --www:n --api-prefix: "
                             "--disable-filter --reject-paths: --unix-socket:", inherits=True,
                             hook="kubectl_proxy",
-                            effect="serves the cluster's API on a local port"),
+                            effect="serves the cluster's API on a local port",
+                            dangerous=True),
               "exec attach debug run cp": live("runs a command or copies files in the "
                                                "cluster"),
               "delete drain scale autoscale": live(GONE),

@@ -193,10 +193,10 @@ define("resolvectl systemd-resolve", lambda: prog(
     "--synthesize: --search: --raw: --interface: --status --statistics",
     subs={"status query q service openpgp tlsa statistics dns domain default-route llmnr "
           "mdns dnssec dnsovertls nta monitor show-cache show-server-state log-level":
-          prog(args="h*", inherits=True, hook="resolvectl"),
+          prog(args="h*", inherits=True, hook="resolver"),
           "flush-caches reset-statistics reset-server-features revert":
           prog(inherits=True, effect="changes the resolver's state")},
-    verb_optional=True))
+    verb_optional=True, admin=True))
 define("ss", lambda: prog(
     "-hVHOnraleoimpTsEZNbx46022tuwSMA0 -f: -A: -N: --numeric --resolve --all --listening "
     "--extended --options --memory --info --processes --threads --cgroup --summary "
@@ -256,24 +256,26 @@ def ip() -> Spec:
     return prog("-s -d -4 -6 -0 -B -M -a -c -h -j -p -o -r -t -N -n: -l: -f: -rc: "
                 "-br -brief -color:: -details -human -iec -json -pretty -oneline -resolve "
                 "-stats -statistics -timestamp -ts -all -netns: -loops: -family: -rcvbuf: "
-                "-echo -numeric", single=True, subs=objects,
+                "-echo -numeric", single=True, subs=objects, admin=True,
                 danger={"-b:r -batch:r": "runs ip commands from a file",
                         "-force": "keeps going after errors in a batch"},
                 info="-V -Version --version help")
 
 
 define("ip", ip)
-define("ifconfig", lambda: prog("-a -s -v -l -u -d", args="p*", hook="ifconfig"))
+define("ifconfig", lambda: prog("-a -s -v -l -u -d", args="p*", hook="ifconfig",
+                                admin=True))
 define("route", lambda: prog("-nNveFCA -4 -6 --numeric --extend --verbose --fib --cache",
-                             args="p*", hook="route"))
+                             args="p*", hook="route", admin=True))
 define("arp", lambda: prog("-vnaeHi -H: -i: --verbose --numeric --all --device: "
                            "--hw-type:", args="p*",
-                           ask={"-d -s -f --delete --set --file": "changes the ARP table"}))
+                           ask={"-d -s -f --delete --set --file": "changes the ARP table"},
+                           admin=True))
 define("nmcli", lambda: prog(
     "-t -p -m: -c: -f: -e: -g: -w: -a --terse --pretty --mode: --colors: --fields: "
     "--escape: --get-values: --wait: --ask --version --help -v -h", args="p*",
-    hook="nmcli", danger={"-s --show-secrets": "prints saved passwords"}))
-define("iw iwconfig iwlist", lambda: prog(args="p*", raw=True, hook="iw"))
+    hook="nmcli", danger={"-s --show-secrets": "prints saved passwords"}, admin=True))
+define("iw iwconfig iwlist", lambda: prog(args="p*", raw=True, hook="iw", admin=True))
 define("ethtool", lambda: prog(
     "-iSkagcPTmelI --driver --statistics --show-features --show-offload --show-pause "
     "--show-ring --show-coalesce --show-permaddr --show-time-stamping --dump-module-eeprom "
@@ -287,7 +289,7 @@ define("ethtool", lambda: prog(
                                                                  "interface"}))
 define("tc bridge", lambda: prog("-s -d -j -p -r -n -t -c -stats -details -json -pretty "
                                  "-raw -color:: -iec -oneline", args="p*", single=True,
-                                 hook="show_only"))
+                                 hook="show_only", admin=True))
 define("nmap", lambda: prog(args="p*", raw=True, hook="nmap",
                             effect="scans hosts on the network"))
 define("tcpdump", lambda: prog(args="p*", raw=True, hook="tcpdump",

@@ -32,7 +32,7 @@ SYSTEMCTL = ("-t: -p: -P: -a -r -l -i -q -f -n: -o: -s: --type: --state: --prope
              "--root:n --image: -M: --machine:")
 STOPS = "stops, kills, masks or disables services or the machine"
 define("systemctl", lambda: prog(
-    SYSTEMCTL, abbrev=False, verb_optional=True, info="--version --help -h",
+    SYSTEMCTL, abbrev=False, verb_optional=True, info="--version --help -h", admin=True,
     ask={"-H:h --host:h": "acts on another machine over ssh"},
     subs={"status show cat list-units list-unit-files list-sockets list-timers list-jobs "
           "list-dependencies list-machines list-automounts list-paths is-active is-enabled "
@@ -50,7 +50,7 @@ define("systemctl", lambda: prog(
           "mount-image log-level log-target service-watchdogs service-log-level "
           "service-log-target list-paths-old": does("changes system services",
                                                     hook="systemctl_path")}))
-define("service", lambda: prog(args="p*", raw=True, hook="service"))
+define("service", lambda: prog(args="p*", raw=True, hook="service", admin=True))
 JOURNAL = ("-mbkrxeaqfNFc -M: -D:n -S: -U: -u: -t: -T: -p: -g: -o: -n:: -b:: -I: "
            "--system --user --machine: --merge --directory:n --file:r --root:n --image: "
            "--namespace: --since: --until: --cursor: --after-cursor: --cursor-file:w "
@@ -87,7 +87,7 @@ define("busctl gdbus", lambda: prog(
               "calls a system service over D-Bus", True)}))
 define("dbus-send qdbus dbus-monitor", lambda: prog(
     args="p*", raw=True, effect="talks to services over D-Bus", dangerous=True))
-define("crontab", lambda: prog(args="p*", raw=True, hook="crontab"))
+define("crontab", lambda: prog(args="p*", raw=True, hook="crontab", admin=True))
 define("at batch", lambda: prog(args="p*", raw=True, hook="at"))
 define("atq", lambda: prog("-q: -V", args="p*"))
 define("atrm", lambda: prog(args="p*", raw=True, effect="removes scheduled jobs",
@@ -154,8 +154,9 @@ define("setenforce", lambda: prog(args="p*", raw=True, effect="turns SELinux enf
 define("getenforce sestatus aa-status apparmor_status", lambda: prog("-v -b --json "
                                                                       "--pretty-json",
                                                                       args=""))
-define("update-alternatives", lambda: prog(args="p*", raw=True, hook="alternatives"))
-define("ldconfig", lambda: prog(args="p*", raw=True, hook="ldconfig"))
+define("update-alternatives", lambda: prog(args="p*", raw=True, hook="alternatives",
+                                              admin=True))
+define("ldconfig", lambda: prog(args="p*", raw=True, hook="ldconfig", admin=True))
 define("grub-install update-grub grub-mkconfig efibootmgr bootctl kernelstub",
        lambda: prog(args="p*", raw=True, hook="boot"))
 define("lsof", lambda: prog(
@@ -170,6 +171,15 @@ define("gdb cgdb gdb-multiarch lldb", lambda: prog(args="p*", raw=True, hook="de
 define("gdbserver gcore pstack eu-stack", lambda: prog(
     args="p*", raw=True, effect="attaches to a process (it can read its memory)",
     dangerous=True, info="--version --help"))
+define("reptyr xkill", lambda: prog(
+    args="p*", raw=True, effect="takes over or kills another program's window or terminal",
+    dangerous=True))
+define("jmap criu", lambda: prog(
+    args="p*", raw=True, effect="dumps or freezes a running process (its memory, its secrets)",
+    dangerous=True, info="--version --help -h -V"))
+define("jstack jcmd jinfo jhsdb py-spy rbspy", lambda: prog(
+    args="p*", raw=True, effect="attaches to a running process to inspect it",
+    info="--version --help -h -V"))
 define("perf", lambda: prog(args="p*", raw=True, hook="perf"))
 define("valgrind", lambda: prog(
     "-q -v --quiet --verbose --tool: --leak-check: --show-leak-kinds: --track-origins: "
@@ -229,8 +239,27 @@ define("xclip xsel pbcopy wl-copy clip.exe", lambda: prog(args="p*", raw=True,
                                                           hook="clipboard"))
 define("pbpaste wl-paste", lambda: prog("-n -p -l -t: --no-newline --primary --list-types "
                                         "--type:", args=""))
-define("gsettings dconf", lambda: prog(args="p*", raw=True, hook="settings"))
+define("gsettings dconf", lambda: prog(args="p*", raw=True, hook="settings",
+                                      admin=True))
 define("xdg-open open sensible-browser gio xdg-mime", lambda: prog(args="p*", raw=True,
                                                                     hook="opener"))
 define("notify-send", lambda: prog("-u: -t: -a: -i: -c: -h: -e --urgency: --expire-time: "
                                    "--app-name: --icon: --category: --hint:", args="p*"))
+# the machine's clock, locale, trust store and network identity: administration
+define("hwclock", lambda: prog(
+    "-r --show --get -V --verbose --test --utc --localtime -u -l --debug --rtc:",
+    admin=True, danger={"-w --systohc -s --hctosys --set --date: --adjust --systz "
+                        "--predict --update-drift": "sets the hardware or system clock"}))
+define("trust", lambda: prog(
+    "--filter: --purpose: --format:", admin=True,
+    subs={"list dump": prog(args="p*", inherits=True)}))
+define("locale-gen update-locale update-ca-certificates update-ca-trust update-initramfs "
+       "dpkg-reconfigure mkinitcpio dracut", lambda: prog(
+           args="p*", raw=True, admin=True, info="--version --help",
+           effect="rebuilds or changes the machine's system configuration"))
+define("tailscale zerotier-cli wg wg-quick", lambda: prog(
+    "--socket:", admin=True, info="--version version --help",
+    subs={"status ip version netcheck whois show listnetworks info": prog(
+        args="p*", inherits=True, raw=True)}))
+define("jupyter jupyter-notebook jupyter-lab", lambda: prog(
+    args="p*", raw=True, hook="jupyter", info="--version --help --paths -h"))
