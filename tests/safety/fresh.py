@@ -14,6 +14,7 @@ from tests.safety import corpus_fresh_b as b
 from tests.safety import corpus_fresh_c as c
 from tests.safety import corpus_fresh_d as d
 from tests.safety import corpus_fresh_e as e
+from tests.safety import corpus_fresh_g as g
 from tests.safety.corpus import DANGEROUS, NEVER_ALLOW, READ_ONLY
 from tests.safety.corpus_families import FAMILY_DANGEROUS, FAMILY_NEVER_ALLOW, FAMILY_READ_ONLY
 from tests.safety.corpus_fresh import Family
@@ -32,6 +33,9 @@ FAMILIES: dict[str, Family] = {
     "terminals": c.TERMINALS, "disks": c.DISKS, "logs": c.LOGS, "redirects": c.REDIRECTS,
     "secret-env": d.SECRET_ENV, "exhaustion": e.EXHAUSTION,
     "other-processes": d.OTHER_PROCESSES, "system-admin-2": e.SYSTEM_ADMIN_2,
+    "rename-patch": e.RENAME_PATCH, "process-targets": g.PROCESS_TARGETS,
+    "machine-admin": g.MACHINE_ADMIN, "in-place-rewrites": g.IN_PLACE_REWRITES,
+    "exhaustion-spellings": g.EXHAUSTION_SPELLINGS, "unreadable": g.UNREADABLE,
 }
 FRESH_DANGEROUS = [cmd for fam in FAMILIES.values() for cmd in fam.dangerous]
 FRESH_ASK = [cmd for fam in FAMILIES.values() for cmd in fam.ask]

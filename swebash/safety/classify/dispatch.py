@@ -9,6 +9,7 @@ whose every option, operand and verb the grammar knows as read-only.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 import shlex
@@ -34,7 +35,10 @@ def check_argv(f: Findings, words: list[Word], depth: int) -> None:
         if ("*" in text or "?" in text or "[" in text) and not word.dynamic and \
                 word.source == text:
             injected = option_named_file(f, word.text)
-            if injected:
+            if injected and not injected.startswith("-"):
+                f.ask(f"the glob {word.text[:20]} is too large to check for files named "
+                      "like options", True)
+            elif injected:
                 f.ask(f"the glob {word.text[:20]} matches a file named like an option "
                       f"({injected[:20]}): it would be read as one", True)
     judge(f, [w.text for w in words], [w.dynamic for w in words], depth)
@@ -44,11 +48,38 @@ def option_named_file(f: Findings, pattern: str) -> str | None:
     """Wildcard injection: ``tar cf x.tar *`` in a directory holding a file named
     ``--checkpoint-action=exec=sh``."""
     for cwd in f.cwds or [f.cwd]:
-        matches = bounded_glob(f, expand(pattern, cwd, f.home)) or []
+        full = expand(pattern, cwd, f.home)
+        matches = bounded_glob(f, full)
+        if matches is None:
+            return too_large(f, full)
         for match in matches:
             name = os.path.basename(match)
             if name.startswith("-"):
                 return name
+    return None
+
+
+MAX_LISTING = 20_000
+
+
+def too_large(f: Findings, full: str) -> str | None:
+    """A glob with too many matches to expand: its directory is listed once (bounded) for
+    names that start with ``-``; past the bound, or with wildcards in the directory part,
+    nothing is known and the glob may hold one."""
+    directory, last = os.path.split(full)
+    if set("*?[") & set(directory):
+        return "a glob too large to check"
+    try:
+        with os.scandir(directory or "/") as entries:
+            for count, entry in enumerate(entries):
+                if count > MAX_LISTING:
+                    return "a glob too large to check"
+                if count % 512 == 0:
+                    f.tick()
+                if entry.name.startswith("-") and fnmatch.fnmatchcase(entry.name, last):
+                    return entry.name
+    except OSError:
+        return None
     return None
 
 

@@ -100,11 +100,15 @@ def stage(node: Any) -> tuple[list[str], list[str]] | None:
 
 
 def herestring(node: Any) -> str:
-    """The source text of a here-string or here-document feeding a stage."""
-    if node.type != "redirected_statement":
+    """The source text of a here-string or here-document feeding a stage (tree-sitter hangs
+    a here-string on the command itself, a here-document on the redirected statement)."""
+    if node.type not in ("redirected_statement", "command"):
         return ""
     parts = [c for c in node.named_children
              if c.type in ("herestring_redirect", "heredoc_redirect")]
+    body = node.child_by_field_name("body") if node.type == "redirected_statement" else None
+    if body is not None and body.type == "command":
+        parts += [c for c in body.named_children if c.type == "herestring_redirect"]
     return " ".join(p.text.decode("utf-8", "replace") for p in parts)
 
 

@@ -31,6 +31,9 @@ PASS_ON = frozenset({"cat", "tac", "base64", "base32", "basenc", "xxd", "od", "h
                      "gawk", "mawk", "cut", "paste", "sort", "uniq", "expand", "unexpand",
                      "fmt", "pr", "iconv", "dos2unix", "stdbuf", "buffer", "mbuffer", "cmp",
                      "tail", "openssl", "pigz", "brotli", "sponge", "column", "jq"})
+# options that stop a pass-on program after so many bytes of input
+LIMITS = {"od": ("-N", "--read-bytes"), "xxd": ("-l", "-len"), "hexdump": ("-n", "--length"),
+          "hd": ("-n", "--length")}
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1",
                    "/dev/fd/2"})
@@ -97,6 +100,10 @@ def produce(words: list[str], fed: str | None) -> str | None:
     if name == "dd":
         return dd(args, fed)
     if name in PASS_ON:
+        limit = option_value(args, *LIMITS.get(name, ()))
+        if limit is not None:  # `od -N4`, `xxd -l 16`: reads only so much of any input
+            amount = scaled(limit)
+            return HUGE if amount is None or amount >= GIB else None
         return ENDLESS if device else fed
     return None
 

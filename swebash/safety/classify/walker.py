@@ -83,6 +83,9 @@ def classify(command: str, cwd: str, home: str) -> Findings:
         findings.ask(f"{exc} (treated as dangerous)", True)
     except RecursionError:
         findings.ask("the command nests too deeply to be checked", True)
+    except Exception as exc:  # a fault in a rule must never let a command through
+        findings.ask(f"the classifier failed on this command ({type(exc).__name__}); not "
+                     "checked", True)
     if findings.tainted and findings.evaluates:
         findings.ask("evaluates a value set at run time as arithmetic or a name (this can run "
                      "code)", dangerous=True)
@@ -184,7 +187,7 @@ class Walker:
         if handler is not None:
             handler(self, node)
         elif kind in ("ERROR", "MISSING"):
-            self.f.ask("the command could not be parsed completely")
+            self.f.ask("the command could not be parsed completely", True)
         elif kind in STRUCTURAL or kind in LEAVES:
             if kind in ("arithmetic_expansion", "c_style_for_statement"):
                 self.f.evaluates.append(kind)
@@ -193,7 +196,8 @@ class Walker:
                 self.f.evaluates.append("(( ))")
             self.children(node)
         else:
-            self.f.ask(f"unfamiliar shell construct ({kind}); not auto-approved")
+            # not walked: whatever it holds is unchecked
+            self.f.ask(f"unfamiliar shell construct ({kind}); not checked", True)
 
     def children(self, node: Any) -> None:
         for child in node.children:
@@ -281,7 +285,7 @@ class Walker:
         for child in node.named_children:  # `cat <<EOF | sh`: the pipeline hangs off here
             if child.type == "heredoc_start" and not HEREDOC_DELIMITER.fullmatch(text(child)):
                 self.f.ask("a here-document delimiter the parser may read differently from "
-                           "bash")
+                           "bash", True)
             if child.type == "pipeline":
                 self.pipeline(child, fed=True)
             elif child.type not in HEREDOC_PARTS:
@@ -389,6 +393,7 @@ class Walker:
         if node.parent is not None and node.parent.type not in ("pipeline",
                                                                  "redirected_statement"):
             streams.single(self.f, node)
+            envflow.single(self.f, node)
         if words:
             name = base(words[0].text)
             if feeds and (name in SHELLS or name in INTERPRETERS or name in STDIN_RUNNERS):
@@ -478,7 +483,7 @@ class Walker:
     def substitution(self, node: Any) -> None:
         source = text(node)
         if source.startswith("`") and "\\`" in source:
-            self.f.ask("nested backticks are not checked")
+            self.f.ask("nested backticks are not checked", True)
             return
         self.children(node)
 
