@@ -162,10 +162,47 @@ def names_only(words: list[str]) -> bool:
     return base(words[0]) in ("wc", "cut")
 
 
-def pipeline(f: Findings, children: list[Any]) -> None:
-    """Secret material may pass only through programs that keep lines as they are."""
+# the programs `emits_secrets` knows to print secret material
+EMITTERS = DUMPS | {"local", "readonly", "xargs", "ps", "systemctl", "tmux", "launchctl",
+                    "echo", "printf", "print"}
+
+
+def stage_name(node: Any) -> str | None:
+    """The program a stage runs (cheap: only its first word is resolved); "" for a stage of
+    assignments alone, None when the stage is not one simple command."""
+    if node.type == "redirected_statement":
+        body = node.child_by_field_name("body")
+        return stage_name(body) if body is not None else None
+    if node.type == "declaration_command":
+        return node.children[0].text.decode("utf-8", "replace") if node.children else ""
+    if node.type != "command":
+        return None
+    for child in node.named_children:
+        if child.type == "command_name":
+            inner = child.named_children[0] if child.named_children else child
+            if inner.type == "word":  # the common case: no quotes or expansions to resolve
+                raw = inner.text.decode("utf-8", "replace")
+                if "\\" not in raw:
+                    return base(raw)
+            return base(word_of(inner).text)
+    return ""
+
+
+def fed_by_document(node: Any) -> bool:
+    kinds = ("herestring_redirect", "heredoc_redirect")
+    body = node.child_by_field_name("body") if node.type == "redirected_statement" else None
+    return any(c.type in kinds for c in node.named_children) or (
+        body is not None and any(c.type in kinds for c in body.named_children))
+
+
+def pipeline(f: Findings, children: list[Any], names: list[str | None]) -> None:
+    """Secret material may pass only through programs that keep lines as they are.
+    ``names``: each stage's ``stage_name``."""
     flowing = False
-    for child in children:
+    for child, name in zip(children, names, strict=True):
+        if not flowing and name is not None and name not in EMITTERS and \
+                not fed_by_document(child):
+            continue  # nothing secret flows in, and this program prints none
         described = stage(child)
         if described is None:
             if flowing:
@@ -184,9 +221,10 @@ def pipeline(f: Findings, children: list[Any]) -> None:
 
 def single(f: Findings, node: Any) -> None:
     """A command fed a secret through a here-string (``base64 <<< "$TOKEN"``)."""
+    if not fed_by_document(node) or not secret_reference(herestring(node), f):
+        return
     described = stage(node)
-    if described is not None and secret_reference(herestring(node), f) and \
-            not passes_verbatim(described[0]):
+    if described is not None and not passes_verbatim(described[0]):
         f.ask(f"{base(described[0][0])[:20]} {TRANSFORMED}", True)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from swebash.safety.classify.envflow import stage
+from swebash.safety.classify.envflow import stage, stage_name
 from swebash.safety.classify.model import Findings, base, text
 from swebash.safety.classify.words import word_of
 
@@ -31,6 +31,8 @@ PASS_ON = frozenset({"cat", "tac", "base64", "base32", "basenc", "xxd", "od", "h
                      "gawk", "mawk", "cut", "paste", "sort", "uniq", "expand", "unexpand",
                      "fmt", "pr", "iconv", "dos2unix", "stdbuf", "buffer", "mbuffer", "cmp",
                      "tail", "openssl", "pigz", "brotli", "sponge", "column", "jq"})
+# programs that make a stream of their own (whatever they are fed)
+SOURCES = frozenset({"yes", "head", "seq", "shuf", "openssl", "dd"})
 # options that stop a pass-on program after so many bytes of input
 LIMITS = {"od": ("-N", "--read-bytes"), "xxd": ("-l", "-len"), "hexdump": ("-n", "--length"),
           "hd": ("-n", "--length")}
@@ -158,12 +160,20 @@ def sink_writes(words: list[str]) -> bool:
     return name in ("sponge", "split", "csplit") and bool(args)
 
 
-def pipeline(f: Findings, children: list[Any], outer: Any = None) -> None:
-    """Follow the stream from stage to stage; ``outer`` is a redirected statement around
-    the whole pipeline (``yes | head -c 50G > f``), whose redirects get the last output."""
+def pipeline(f: Findings, children: list[Any], names: list[str | None] | None = None,
+             outer: Any = None) -> None:
+    """Follow the stream from stage to stage; ``names``: each stage's ``stage_name``;
+    ``outer`` is a redirected statement around the whole pipeline (``yes | head -c 50G >
+    f``), whose redirects get the last output."""
     flowing: str | None = None
     last = len(children) - 1
+    if names is None:
+        names = [stage_name(child) for child in children]
     for index, child in enumerate(children):
+        name = names[index]
+        if flowing is None and name is not None and name not in SOURCES and \
+                b"/dev/" not in (child.text or b""):
+            continue  # nothing flows in, and this program makes no stream of its own
         described = stage(child)
         if described is None:
             flowing = None

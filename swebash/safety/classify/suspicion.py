@@ -44,6 +44,14 @@ LIVE = frozenset({"kubectl", "helm", "terraform", "tofu", "pulumi", "aws", "gclo
                   "nomad", "consul", "vault", "ansible-playbook", "ansible", "systemctl",
                   "service", "firebase", "supabase", "linode-cli", "hcloud", "scw",
                   "ibmcloud", "oci", "aliyun", "kubeadm", "k3s", "minikube", "kind"})
+# how programs that administer the machine are named: `*ctl` control tools, `*adm`, the
+# `update-*`/`dpkg-*`/`grub-*` families, account and disk tools
+ADMIN_NAME = re.compile(r"(ctl|adm|-reconfigure|-config-manager)$|^(update-|dpkg-|grub-|"
+                        r"mkfs|mkswap|swap|fsck|e2fsck|tune2fs|parted|fdisk|gdisk|sgdisk|"
+                        r"cryptsetup|lvcreate|lvremove|vgcreate|pvcreate|mdadm|zpool|zfs|"
+                        r"btrfs|setenforce|semanage|setsebool|aa-|apparmor|(user|group)"
+                        r"(add|mod|del)|chage|vipw|visudo|pam-|authconfig|firewall|ufw|"
+                        r"netplan|ifup|ifdown|modprobe|insmod|rmmod|kexec|sysctl)")
 RUNNERS = re.compile(r"^(/[\w./-]*/)?(sh|bash|zsh|dash|ksh|fish|python[\d.]*|perl|ruby|node|"
                      r"php|lua|nc|ncat|socat|busybox)$")
 LIBRARY = re.compile(r"\.(so(\.\d+)*|dylib|dll|ko)$")
@@ -76,6 +84,8 @@ def unknown_program(f: Findings, name: str, argv: list[str]) -> None:
     destroys(f, name, argv[1:])
     if name in LIVE:
         f.ask(f"{name}: changes live infrastructure", True)
+    elif ADMIN_NAME.search(name.lower()):
+        f.ask(f"{name}: its name says it administers the machine", True)
 
 
 def unknown_verb(f: Findings, label: str, argv: list[str], parsed: Parsed) -> None:

@@ -175,6 +175,10 @@ class Walker:
         self.f = findings
         self.depth = depth
         self.visits = 0
+        # nodes whose stream and secret flow a pipeline or a redirected statement around them
+        # judges (tree-sitter's node.parent walks from the root: never asked per command)
+        self.enclosed: set[int] = set()
+        self.outer: dict[int, Any] = {}  # pipeline id → the redirected statement around it
 
     def visit(self, node: Any) -> None:
         if not node.is_named:
@@ -209,6 +213,8 @@ class Walker:
         """``fed``: the first stage also reads piped data (a here-doc's ``<<EOF | sh``)."""
         first = len(self.f.commands)
         previous: list[str] | None = None
+        named = [c for c in node.children if c.is_named]
+        self.enclosed.update(c.id for c in named)
         for child in node.children:
             before = len(self.f.commands)
             self.f.feed = previous
@@ -219,11 +225,9 @@ class Walker:
             if child.is_named:
                 recorded = self.f.commands[before:]
                 previous = recorded[0] if child.type == "command" and recorded else None
-        named = [c for c in node.children if c.is_named]
-        envflow.pipeline(self.f, named)
-        parent = node.parent
-        streams.pipeline(self.f, named, parent if parent is not None and
-                         parent.type == "redirected_statement" else None)
+        names = [envflow.stage_name(c) for c in named]
+        envflow.pipeline(self.f, named, names)
+        streams.pipeline(self.f, named, names, self.outer.get(node.id))
         stages = self.f.commands[first:]
         for n, argv in enumerate(stages):
             if (n or fed) and runs_stdin_as_code(argv):
@@ -234,10 +238,14 @@ class Walker:
                 self.f.ask(f"sends piped data over the network ({base(argv[0])})", True)
 
     def redirected(self, node: Any) -> None:
-        if node.parent is None or node.parent.type != "pipeline":
+        body = node.child_by_field_name("body")
+        if node.id not in self.enclosed:
             envflow.single(self.f, node)
             streams.single(self.f, node)
-        body = node.child_by_field_name("body")
+        if body is not None:
+            self.enclosed.add(body.id)
+            if body.type == "pipeline":
+                self.outer[body.id] = node
         argv: list[str] | None = None
         if body is not None:
             before = len(self.f.commands)
@@ -390,8 +398,7 @@ class Walker:
                     self.visit_substitutions(child)
         for child in redirects:
             self.redirect(child, base(words[0].text) if words else "")
-        if node.parent is not None and node.parent.type not in ("pipeline",
-                                                                 "redirected_statement"):
+        if node.id not in self.enclosed:
             streams.single(self.f, node)
             envflow.single(self.f, node)
         if words:
