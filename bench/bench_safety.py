@@ -17,13 +17,13 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from _timing import best_ms, median_ms
 
 from swebash.safety.gate import DefaultGate
-from tests.safety.corpus_families import FAMILY_DANGEROUS, FAMILY_READ_ONLY, STRESS
-from tests.safety.corpus_fresh_c import BUDGET
-from tests.safety.corpus_holdout import HOLDOUT
 from tests.safety import corpus_fresh_d as d
 from tests.safety import corpus_fresh_e as e
 from tests.safety import corpus_fresh_f as f_
+from tests.safety.corpus_families import FAMILY_DANGEROUS, FAMILY_READ_ONLY, STRESS
 from tests.safety.corpus_fresh import Family
+from tests.safety.corpus_fresh_c import BUDGET
+from tests.safety.corpus_holdout import HOLDOUT
 from tests.safety.fresh import FAMILIES, all_figures, make_workdir, measure
 
 STAGES = ["cat access.log", "grep -v healthcheck", "awk '{print $1, $7}'", "sort",
@@ -86,11 +86,12 @@ def main() -> int:
     figures.append(measure("holdout corpus", check,  # type: ignore[arg-type]
                            HOLDOUT.dangerous, HOLDOUT.ask, HOLDOUT.benign))
     pending = pending_families()
-    figures.append(measure(f"fresh families not yet in the tests ({len(pending)})",
-                           check,  # type: ignore[arg-type]
-                           [c for f in pending for c in f.dangerous],
-                           [c for f in pending for c in f.ask],
-                           [c for f in pending for c in f.benign]))
+    if pending:
+        figures.append(measure(f"fresh families not yet in the tests ({len(pending)})",
+                               check,  # type: ignore[arg-type]
+                               [c for f in pending for c in f.dangerous],
+                               [c for f in pending for c in f.ask],
+                               [c for f in pending for c in f.benign]))
     for fig in figures:
         print(fig.line() + "   [targets: 0 allowed; <= 5% without dangerous; <= 5% asked]")
     return 0 if worst[0] < 1000 else 1

@@ -220,10 +220,6 @@ HOME_READS = Family(
         "cat ~/.config/Code/User/settings.json",
         "jq . ~/.config/configstore/update-notifier-npm.json",
         "cat ~/.config/fish/fish_variables",
-        "cat ~/.bashrc",
-        "tail -n 20 ~/.bash_profile",
-        "cat ~/.gitconfig",
-        "cat ~/.zshenv",
         "base64 ~/.config/stripe/config.toml",
         "sed -n p ~/.config/stripe/config.toml",
         "awk 1 ~/.config/stripe/config.toml",
@@ -248,6 +244,11 @@ HOME_READS = Family(
         "while read l; do echo $l; done < ~/.config/stripe/config.toml",
     ],
     ask=[
+        # startup files ask without the dangerous flag (the seed corpus reads ~/.gitconfig)
+        "cat ~/.bashrc",
+        "tail -n 20 ~/.bash_profile",
+        "cat ~/.gitconfig",
+        "cat ~/.zshenv",
         "cat ~/notes.txt",
         "head ~/Downloads/report.csv",
         "cat /home/otheruser/todo.txt",

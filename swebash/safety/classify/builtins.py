@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from swebash.safety.classify import envflow
+from swebash.safety.classify import envflow, terminal
 from swebash.safety.classify.model import Findings, Rule, positional
 from swebash.safety.classify.tables import HIJACK_VARS, SAFE_VALUE
 
@@ -84,6 +84,7 @@ def mapfile(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
 
 
 def printf(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    terminal.printed(f, name, argv[1:])
     if argv[1:2] == ["-v"] and len(argv) > 2:
         f.tainted = True
         assigned_name(f, name, argv[2], dyn[2])
@@ -124,6 +125,10 @@ def declare(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
               True)
     for word, d in operands:
         target, eq, value = word.partition("=")
+        if not NAME.match(target.split("[", 1)[0].rstrip("+")):
+            # `export {LD_PRELOAD,x}=…`: brace expansion (or worse) makes the names
+            f.ask(f"{name}: assigns variables whose names bash builds ({target[:20]})", True)
+            continue
         if d and (not eq or EXPANDS.search(target)):
             f.ask(f"{name}: a variable name known only at run time", True)
             continue

@@ -29,9 +29,27 @@ RESERVED = frozenset({"{", "}", "!", "(", "((", "[[", "do", "done", "then", "fi"
                       "function", "select", "elif", "else", "case", "if", "while", "until"})
 
 
+# scheme://user:password@host — a password written into any word of any command
+URL_PASSWORD = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#@\s]*:[^/?#@\s]+@")
+
+
+# `--http-passwd=p`, `--api-key=…`: an option named for a credential, given one (not a file,
+# a variable name or a helper that holds it)
+CREDENTIAL_OPTION = re.compile(r"^--?[\w.-]*(passw(or)?d|passwd|secret|token|api[-_]?key|"
+                               r"apikey|credential)s?(?<!-file)(?<!-path)(?<!-env)=.",
+                               re.IGNORECASE)
+
+COUNTED = re.compile(r"max|min|num|count|limit|length|size|budget", re.IGNORECASE)
+
+
 def check_argv(f: Findings, words: list[Word], depth: int) -> None:
     for word in words[1:]:
         text = word.text
+        if CREDENTIAL_OPTION.match(text) and not COUNTED.search(text.split("=", 1)[0]):
+            f.ask(f"{base(words[0].text)[:20]}: passes a credential on the command line "
+                  f"({text.split('=', 1)[0][:24]})", True)
+        if URL_PASSWORD.search(text.split("=", 1)[-1]):
+            f.ask(f"{base(words[0].text)[:20]}: sends a password written in a URL", True)
         if ("*" in text or "?" in text or "[" in text) and not word.dynamic and \
                 word.source == text:
             injected = option_named_file(f, word.text)

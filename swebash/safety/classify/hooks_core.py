@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from swebash.safety.classify import roles
+from swebash.safety.classify import roles, terminal
 from swebash.safety.classify.checks import read_path
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
@@ -72,8 +72,12 @@ def source(f: Findings, p: Parsed, depth: int) -> None:
             read_path(f, word)
 
 
+def echo(f: Findings, p: Parsed, depth: int) -> None:
+    terminal.printed(f, p.name, p.argv[1:])
+
+
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
-    "source": source,
+    "source": source, "echo": echo,
     "date": date, "hostname": hostname, "stty": stty, "mktemp": mktemp, "ulimit": ulimit,
     "umask": umask, "dc": dc, "diff": diff,
 }

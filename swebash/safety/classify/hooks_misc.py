@@ -100,6 +100,9 @@ def glab(f: Findings, p: Parsed, depth: int) -> None:
     if words[:2] == ["auth", "status"] and "--show-token" not in p.argv and \
             "-t" not in p.argv:
         return
+    if words[:1] == ["auth"] and ("--show-token" in p.argv or "-t" in p.argv):
+        f.ask("glab auth: prints your GitLab token", True)
+        return
     if len(words) > 1 and GLAB_READ.match(words[1]) and "--web" not in p.argv and \
             "-w" not in p.argv:
         return

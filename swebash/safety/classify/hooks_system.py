@@ -301,10 +301,18 @@ TMUX_ATTACH = frozenset({"attach", "attach-session", "a", "at", "switch-client",
                          "detach-client", "detach"})
 
 
+# what other panes show and what was copied in them: outside this command, often secret
+TMUX_SCREEN = frozenset({"capture-pane", "capturep", "show-buffer", "showb", "save-buffer",
+                         "saveb", "list-buffers", "lsb", "choose-buffer"})
+
+
 def tmux(f: Findings, p: Parsed, depth: int) -> None:
     """A tmux or screen server runs outside the sandbox: anything that starts a process
     or types into a pane escapes it."""
     verbs = [a.text for a in p.operands if a.text not in (";", "\\;")][:1]
+    if verbs and verbs[0] in TMUX_SCREEN:
+        f.ask("tmux: reads what another pane shows or holds (it may hold secrets)", True)
+        return
     if not verbs or verbs[0] in TMUX_READ:
         if verbs[:1] == ["display-message"] and "-p" not in p.argv:
             f.ask("tmux: shows a message on another client")
@@ -351,10 +359,14 @@ def typist(f: Findings, p: Parsed, depth: int) -> None:
 
 
 def clipboard(f: Findings, p: Parsed, depth: int) -> None:
+    """The clipboard is outside the tree in both directions: it holds what you copied last
+    (often a password), and what is put there is what you paste next (into a terminal)."""
     words = words_of(p)
-    if any(w in ("-o", "--output", "-out") for w in words):
+    if any(w in ("-o", "--output", "-out") or re.fullmatch(r"-[a-z]*o[a-z]*", w)
+           for w in words if p.name in ("xclip", "xsel")):
+        f.ask(f"{p.name}: reads the clipboard (it may hold a password)", True)
         return
-    f.ask(f"{p.name}: copies data to the clipboard")
+    f.ask(f"{p.name}: sets the clipboard (what you paste next)", True)
 
 
 def settings(f: Findings, p: Parsed, depth: int) -> None:

@@ -301,3 +301,11 @@ define("ssh-keygen", lambda: prog(args="p*", raw=True, hook="ssh_keygen"))
 define("ssh-add", lambda: prog(args="p*", raw=True, hook="ssh_add"))
 define("ssh-keyscan", lambda: prog("-46cDHv -f:r -p: -T: -t:", args="h*",
                                    hook="net_dynamic"))
+# load generators: many requests at a server (a denial of service), bodies read from files
+define("ab wrk hey siege vegeta oha bombardier", lambda: prog(
+    args="p*", raw=True, effect="floods a server with requests", dangerous=True,
+    info="--version -V --help -h"))
+define("grpcurl", lambda: prog(
+    args="p*", raw=True, info="-version -help",
+    effect="calls gRPC services (a call can change things; headers can carry credentials)",
+    dangerous=True))

@@ -114,7 +114,7 @@ define("poetry", lambda: prog(
           "env": prog(subs={"info list": reads("-p --path --full-path -e --executable")},
                       inherits=True),
           "version": reads("-s --short --dry-run", args="",),
-          "config": reads("--list --local --unset", args="p?", hook="poetry_config"),
+          "config": reads("--list --local --unset", args="p*", hook="poetry_config"),
           "publish": does("publishes the package", True),
           "remove cache": does("removes packages or deletes the cache", True),
           "run shell install add update lock build init new export self source search "

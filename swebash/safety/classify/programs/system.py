@@ -238,7 +238,8 @@ define("xdotool ydotool wtype kitty wezterm", lambda: prog(args="p*", raw=True,
 define("xclip xsel pbcopy wl-copy clip.exe", lambda: prog(args="p*", raw=True,
                                                           hook="clipboard"))
 define("pbpaste wl-paste", lambda: prog("-n -p -l -t: --no-newline --primary --list-types "
-                                        "--type:", args=""))
+                                        "--type:", args="", effect="reads the clipboard "
+                                        "(it may hold a password)", dangerous=True))
 define("gsettings dconf", lambda: prog(args="p*", raw=True, hook="settings",
                                       admin=True))
 define("xdg-open open sensible-browser gio xdg-mime", lambda: prog(args="p*", raw=True,
@@ -263,3 +264,19 @@ define("tailscale zerotier-cli wg wg-quick", lambda: prog(
         args="p*", inherits=True, raw=True)}))
 define("jupyter jupyter-notebook jupyter-lab", lambda: prog(
     args="p*", raw=True, hook="jupyter", info="--version --help --paths -h"))
+define("lxc incus", lambda: prog(
+    "--project: --quiet -q --verbose -v --debug --force-local", info="--version version --help",
+    subs={"list ls info version": prog("-c: --columns: -f: --format:", args="p*",
+                                       inherits=True),
+          "exec shell console launch init start stop restart delete rm copy cp move mv file "
+          "push pull edit snapshot restore publish export import rebuild": prog(
+              args="p*", raw=True, inherits=True, effect="runs, changes or enters "
+              "containers", dangerous=True)}))
+define("docker-credential-desktop docker-credential-pass docker-credential-secretservice "
+       "docker-credential-osxkeychain docker-credential-wincred docker-credential-ecr-login "
+       "docker-credential-gcr docker-credential-gcloud", lambda: prog(
+           args="p*", raw=True, effect="prints stored registry credentials", dangerous=True,
+           info="version --version --help"))
+define("sensible-editor select-editor editor", lambda: prog(
+    args="p*", raw=True, effect="opens an editor chosen by your settings (it can run "
+    "anything)", dangerous=True))
