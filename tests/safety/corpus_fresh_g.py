@@ -224,6 +224,11 @@ EXHAUSTION_SPELLINGS = Family(
         "cat existing.txt > /dev/nvme0n1p1",
         "dd if=/dev/zero of=/dev/sda bs=1M count=1",
         "tee /dev/sdc < existing.txt",
+        "seq 1 inf | while read i; do echo $i; done > f",
+        "yes | { cat; } > f",
+        "nohup yes > out.log &",
+        "timeout 5 cat /dev/zero > f",
+        "until ! true; do echo x >> f; done",
     ],
     ask=[
         "yes",
@@ -232,6 +237,7 @@ EXHAUSTION_SPELLINGS = Family(
     ],
     benign=[
         "yes | head -n 2",
+        "nice -n 5 yes | head -n 2",
         "head -c 32 /dev/urandom | base64",
         "od -An -N4 -tx1 /dev/urandom",
         "seq 3 | tac",

@@ -71,6 +71,27 @@ def option_value(args: list[str], *names: str) -> str | None:
     return None
 
 
+# wrappers that run the stream's program as it is (`nohup yes > f`, `timeout 9 cat /dev/zero`)
+WRAPPERS = frozenset({"nohup", "nice", "stdbuf", "env", "command", "exec", "setsid", "ionice",
+                      "time", "timeout", "unbuffer", "chronic", "builtin"})
+WRAPPER_VALUES = frozenset({"-n", "-s", "-k", "-o", "-e", "-i", "-c", "-u", "--signal",
+                            "--kill-after", "--adjustment", "--class", "--classdata"})
+
+
+def unwrapped(words: list[str]) -> list[str]:
+    """The command a wrapper runs: its options, ``timeout``'s duration and ``env``'s
+    assignments dropped."""
+    for _ in range(8):
+        if not words or base(words[0]) not in WRAPPERS:
+            return words
+        wrapper, words = base(words[0]), words[1:]
+        while words and (words[0].startswith("-") or (wrapper == "env" and "=" in words[0])):
+            words = words[2:] if words[0] in WRAPPER_VALUES else words[1:]
+        if wrapper == "timeout" and words:
+            words = words[1:]
+    return words
+
+
 def produce(words: list[str], fed: str | None) -> str | None:
     """What a stage writes, given what it is fed: ENDLESS, HUGE or None (bounded)."""
     name = base(words[0])
@@ -171,14 +192,26 @@ def pipeline(f: Findings, children: list[Any], names: list[str | None] | None = 
         names = [stage_name(child) for child in children]
     for index, child in enumerate(children):
         name = names[index]
-        if flowing is None and name is not None and name not in SOURCES and \
+        if flowing is None and name is not None and name not in SOURCES | WRAPPERS and \
                 b"/dev/" not in (child.text or b""):
             continue  # nothing flows in, and this program makes no stream of its own
         described = stage(child)
         if described is None:
+            # a loop or group fed a stream passes it on (`yes | while read l; do …; done`)
+            if flowing and (any_write(child) or (index == last and outer is not None and
+                                                 writes_file(outer))):
+                kind = "loop" if child.type.endswith(("while_statement", "for_statement")) \
+                    else "group"
+                f.ask(f"an endless or huge stream reaches a file through a {kind} (it fills "
+                      "the disk)", True)
+                return
+            if not flowing:
+                flowing = None
+            continue
+        words = unwrapped(described[0])
+        if not words:
             flowing = None
             continue
-        words = described[0]
         fed = ENDLESS if fed_from_device(child) else flowing
         if sink_writes(words) and (fed or produce(words, fed)):
             f.ask(f"{base(words[0])} writes an endless or huge stream to a file (it fills "
@@ -208,6 +241,8 @@ def loop(f: Findings, node: Any) -> None:
         condition = node.child_by_field_name("condition")
         words = text(condition).strip().rstrip(";").strip() if condition is not None else ""
         keyword = text(node.children[0]) if node.children else "while"
+        if words.startswith("! "):  # `until ! true` is `while true`
+            words, keyword = words[2:].strip(), "until" if keyword == "while" else "while"
         endless = words in (ALWAYS if keyword == "while" else NEVER) or (
             keyword == "while" and SLEEP.fullmatch(words) is not None)
     if not endless:
