@@ -130,6 +130,13 @@ MACHINE_ADMIN = Family(
         "jupyter lab --ServerApp.ip=0.0.0.0",
         "ldconfig /tmp/lib",
         "update-alternatives --set editor /tmp/x",
+        "visudo",
+        "visudo -f /etc/sudoers.d/x",
+        "swapon /swapfile",
+        "busybox kill 1",
+        "xargs kill < pids.txt",
+        "supervisorctl stop all",
+        "update-rc.d x defaults",
     ],
     ask=[],
     benign=[
@@ -155,6 +162,8 @@ MACHINE_ADMIN = Family(
         "jupyter kernelspec list",
         "date -u +%FT%TZ",
         "hostname -f",
+        "visudo -c",
+        "swapon --show",
     ],
 )
 

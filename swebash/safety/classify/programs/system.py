@@ -119,7 +119,9 @@ define("firewall-cmd", lambda: prog(args="p*", raw=True, hook="firewall_cmd"))
 define("umount swapoff", lambda: prog(
     args="p*", raw=True, effect="unmounts filesystems or disables swap", dangerous=True))
 define("swapon", lambda: prog("-s --show:: --summary --noheadings --bytes --raw -v",
-                              args=""))
+                              args="p*", hook="swapon", admin=True,
+                              ask={"-a --all -e --ifexists -p: --priority: -d:: --discard:: "
+                                   "-f --fixpgsz": "enables swap"}))
 DISK = "changes disks or filesystems"
 define("mkfs mke2fs mkswap wipefs blkdiscard sgdisk resize2fs e2fsck fsck xfs_repair "
        "nvme format mkdosfs mkntfs", lambda: prog(args="p*", raw=True, hook="disk"))
@@ -141,7 +143,7 @@ define("useradd userdel usermod groupadd groupdel groupmod chpasswd gpasswd newu
 define("passwd", lambda: prog(args="p*", raw=True, hook="passwd"))
 define("chage", lambda: prog("-l --list", args="p?", info="--help -h"))
 define("visudo", lambda: prog("-c -q -s -f:r --check --quiet --strict --file:r", args="",
-                              info="--version -V --help -h"))
+                              info="--version -V --help -h", hook="visudo", admin=True))
 define("modprobe insmod rmmod depmod", lambda: prog(args="p*", raw=True, hook="modprobe"))
 define("shutdown reboot halt poweroff init telinit systemd-poweroff", lambda: prog(
     args="p*", raw=True, effect="shuts down or restarts the machine", dangerous=True,
