@@ -42,7 +42,8 @@ FAMILIES: dict[str, Family] = {
     "credential-helpers": f.CREDENTIAL_HELPERS, "terminal-clipboard": f.TERMINAL_CLIPBOARD,
     "dbus-containers": f.DBUS_CONTAINERS, "process-targets": g.PROCESS_TARGETS,
     "machine-admin": g.MACHINE_ADMIN, "in-place-rewrites": g.IN_PLACE_REWRITES,
-    "exhaustion-spellings": g.EXHAUSTION_SPELLINGS, "unreadable": g.UNREADABLE,
+    "exhaustion-spellings": g.EXHAUSTION_SPELLINGS, "secret-flows": g.SECRET_FLOWS,
+    "unreadable": g.UNREADABLE,
 }
 FRESH_DANGEROUS = [cmd for fam in FAMILIES.values() for cmd in fam.dangerous]
 FRESH_ASK = [cmd for fam in FAMILIES.values() for cmd in fam.ask]

@@ -83,8 +83,20 @@ def mapfile(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
         assigned_name(f, name, word, d)
 
 
+# printf conversions that print a string as it is: `%s` without flags, width or precision
+PLAIN_FORMAT = re.compile(r"(%%|%s|[^%])*")
+
+
 def printf(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     terminal.printed(f, name, argv[1:])
+    rest = argv[3:] if argv[1:2] == ["-v"] else argv[2:] if argv[1:2] and \
+        argv[1].startswith("-v") else argv[1:]
+    if rest[:1] == ["--"]:
+        rest = rest[1:]
+    if len(rest) > 1 and not PLAIN_FORMAT.fullmatch(rest[0]) and any(
+            envflow.secret_reference(word, f) for word in rest[1:]):
+        f.ask(f"{name}: reshapes a secret variable with {rest[0][:12]} (redaction only catches "
+              "it verbatim)", True)
     if argv[1:2] == ["-v"] and len(argv) > 2:
         f.tainted = True
         assigned_name(f, name, argv[2], dyn[2])

@@ -34,6 +34,7 @@ REFERENCE = re.compile(r"\$\{?#?!?([A-Za-z_]\w*)")
 EXPANSION = re.compile(r"^\$\{([A-Za-z_]\w*)(:(?![-=+?])|//?|##?|%%?|\^\^?|,,?|~~?|"
                        r"@[ULuEPAKaQk])")
 TRANSFORMED = "changes a secret variable's text (redaction only catches it verbatim)"
+WRITTEN = "writes secret environment values to a file"
 
 
 def is_secret(name: str, f: Findings) -> bool:
@@ -99,6 +100,34 @@ def stage(node: Any) -> tuple[list[str], list[str]] | None:
     return (texts, sources) if texts else None
 
 
+WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1",
+                   "/dev/fd/2"})
+
+
+def writes_file(node: Any) -> bool:
+    """The statement's own redirects send its output (fd 1) to a file, not the terminal or
+    /dev/null."""
+    if node.type != "redirected_statement":
+        return False
+    for child in node.named_children:
+        if child.type != "file_redirect":
+            continue
+        op = next((c.text.decode() for c in child.children if not c.is_named), "")
+        fds = [c.text.decode() for c in child.named_children if c.type == "file_descriptor"]
+        targets = [c for c in child.named_children if c.type != "file_descriptor"]
+        if op in WRITE_OPS and targets and (op.startswith("&") or fds in ([], ["1"])):
+            word = word_of(targets[0])
+            if word.dynamic or word.text not in SINKS:
+                return True
+    return False
+
+
+def tee_file(words: list[str]) -> bool:
+    return base(words[0]) == "tee" and any(not w.startswith("-") and w not in SINKS
+                                           for w in words[1:])
+
+
 def herestring(node: Any) -> str:
     """The source text of a here-string or here-document feeding a stage (tree-sitter hangs
     a here-string on the command itself, a here-document on the redirected statement)."""
@@ -137,9 +166,8 @@ def emits_secrets(f: Findings, words: list[str], sources: list[str]) -> bool:
                    and "e" in w for w in args)
     if name in ("systemctl", "tmux", "launchctl"):
         return any(w in ("show-environment", "showenv", "getenv", "export") for w in args)
-    if name in ("echo", "printf", "print"):
-        return any(secret_reference(s, f) for s in sources[1:])
-    return False
+    # anything given a secret as an argument may print it (`echo`, `yes`, `grep "$T" f`)
+    return any(secret_reference(s, f) for s in sources[1:])
 
 
 def passes_verbatim(words: list[str]) -> bool:
@@ -195,13 +223,16 @@ def fed_by_document(node: Any) -> bool:
         body is not None and any(c.type in kinds for c in body.named_children))
 
 
-def pipeline(f: Findings, children: list[Any], names: list[str | None]) -> None:
-    """Secret material may pass only through programs that keep lines as they are.
-    ``names``: each stage's ``stage_name``."""
+def pipeline(f: Findings, children: list[Any], names: list[str | None],
+             outer: Any = None) -> None:
+    """Secret material may pass only through programs that keep lines as they are, and
+    never into a file. ``names``: each stage's ``stage_name``; ``outer``: a redirected
+    statement around the whole pipeline."""
     flowing = False
-    for child, name in zip(children, names, strict=True):
+    last = len(children) - 1
+    for index, (child, name) in enumerate(zip(children, names, strict=True)):
         if not flowing and name is not None and name not in EMITTERS and \
-                not fed_by_document(child):
+                not fed_by_document(child) and b"$" not in (child.text or b""):
             continue  # nothing secret flows in, and this program prints none
         described = stage(child)
         if described is None:
@@ -217,14 +248,26 @@ def pipeline(f: Findings, children: list[Any], names: list[str | None]) -> None:
             f.ask(f"{base(words[0])[:20]} {TRANSFORMED}", True)
             return
         flowing = (fed and not names_only(words)) or emits_secrets(f, words, sources)
+        if flowing and (writes_file(child) or tee_file(words) or (
+                index == last and outer is not None and writes_file(outer))):
+            f.ask(WRITTEN, True)
+            return
 
 
 def single(f: Findings, node: Any) -> None:
-    """A command fed a secret through a here-string (``base64 <<< "$TOKEN"``)."""
+    """A command fed a secret through a here-string (``base64 <<< "$TOKEN"``), or one that
+    prints secrets into a file (``printenv > env.txt``)."""
+    if writes_file(node) and (stage_name(node) in EMITTERS or b"$" in (node.text or b"")):
+        described = stage(node)
+        if described is not None and emits_secrets(f, *described):
+            f.ask(WRITTEN, True)
+            return
     if not fed_by_document(node) or not secret_reference(herestring(node), f):
         return
     described = stage(node)
-    if described is not None and not passes_verbatim(described[0]):
+    if described is not None and writes_file(node):
+        f.ask(WRITTEN, True)
+    elif described is not None and not passes_verbatim(described[0]):
         f.ask(f"{base(described[0][0])[:20]} {TRANSFORMED}", True)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from swebash.safety.classify.envflow import stage, stage_name
+from swebash.safety.classify.envflow import SINKS, stage, stage_name, writes_file
 from swebash.safety.classify.model import Findings, base, text
 from swebash.safety.classify.words import word_of
 
@@ -36,9 +36,6 @@ SOURCES = frozenset({"yes", "head", "seq", "shuf", "openssl", "dd"})
 # options that stop a pass-on program after so many bytes of input
 LIMITS = {"od": ("-N", "--read-bytes"), "xxd": ("-l", "-len"), "hexdump": ("-n", "--length"),
           "hd": ("-n", "--length")}
-WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
-SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1",
-                   "/dev/fd/2"})
 SIZE = re.compile(r"^(\d+(?:\.\d+)?(?:e\d+)?)([kmgtpe]?)(i?b?)$", re.I)
 ALWAYS = frozenset({"true", ":", "/bin/true", "/usr/bin/true", "[ 1 ]", "[[ 1 ]]", "((1))",
                     "(( 1 ))", "test 1"})
@@ -140,22 +137,6 @@ def dd(args: list[str], fed: str | None) -> str | None:
     if count is None:
         return ENDLESS if endless else (HUGE if source is None and fed else None)
     return HUGE if count * block >= GIB else None
-
-
-def writes_file(node: Any) -> bool:
-    """The stage's own redirects write a file (not the terminal or /dev/null)."""
-    if node.type != "redirected_statement":
-        return False
-    for child in node.named_children:
-        if child.type != "file_redirect":
-            continue
-        op = next((text(c) for c in child.children if not c.is_named), "")
-        targets = [c for c in child.named_children if c.type != "file_descriptor"]
-        if op in WRITE_OPS and targets:
-            word = word_of(targets[0])
-            if word.dynamic or word.text not in SINKS:
-                return True
-    return False
 
 
 def fed_from_device(node: Any) -> bool:

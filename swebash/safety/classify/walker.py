@@ -226,7 +226,7 @@ class Walker:
                 recorded = self.f.commands[before:]
                 previous = recorded[0] if child.type == "command" and recorded else None
         names = [envflow.stage_name(c) for c in named]
-        envflow.pipeline(self.f, named, names)
+        envflow.pipeline(self.f, named, names, self.outer.get(node.id))
         streams.pipeline(self.f, named, names, self.outer.get(node.id))
         stages = self.f.commands[first:]
         for n, argv in enumerate(stages):
