@@ -46,8 +46,10 @@ def pending_families() -> list[Family]:
 
 
 def main() -> int:
-    home = tempfile.mkdtemp(prefix="swebash-bench-home-")
-    cwd = make_workdir(tempfile.mkdtemp(prefix="swebash-bench-work-"))
+    root = tempfile.mkdtemp(prefix="swebash-bench-")
+    home = os.path.join(root, "home")  # beside the project, as in the tests (`../home/x`)
+    os.makedirs(home)
+    cwd = make_workdir(root)
     gate = DefaultGate(home=home)
     started = time.perf_counter()
     gate.check_command("ls", cwd)
