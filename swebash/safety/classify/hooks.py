@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from swebash.safety.classify import (
     builtins,
+    hooks_admin,
     hooks_cloud,
     hooks_core,
     hooks_db,
@@ -44,6 +45,7 @@ HOOKS: dict[str, Hook] = {
     **hooks_net.HOOKS, **hooks_dev.HOOKS, **hooks_cloud.HOOKS,
     **hooks_system.HOOKS, **hooks_misc.HOOKS,
     **hooks_db.HOOKS, **hooks_launch.HOOKS, **processes.HOOKS,
+    **hooks_admin.HOOKS,
     **{name: legacy(rule) for name, rule in builtins.BUILTIN_RULES.items()},
 }
 PREPS: dict[str, Prep] = {"tar": hooks_text.tar_prep}
