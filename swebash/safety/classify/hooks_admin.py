@@ -110,8 +110,18 @@ def ip_write(f: Findings, p: Parsed, depth: int) -> None:
               True)
 
 
+def swapon(f: Findings, p: Parsed, depth: int) -> None:
+    if p.operands:
+        f.ask("swapon: enables swap on a device or file")
+
+
+def visudo(f: Findings, p: Parsed, depth: int) -> None:
+    if not p.has("-c", "--check"):
+        f.ask("visudo: edits who may run what as root")
+
+
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
     "ifconfig": ifconfig, "route": route, "resolver": resolver, "jupyter": jupyter,
     "nmcli": nmcli, "iw": iw, "ethtool_args": ethtool_args, "show_only": show_only,
-    "ip_write": ip_write,
+    "ip_write": ip_write, "swapon": swapon, "visudo": visudo,
 }

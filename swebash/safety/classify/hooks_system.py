@@ -389,18 +389,7 @@ def opener(f: Findings, p: Parsed, depth: int) -> None:
     f.ask(f"{p.name}: opens a file or URL in another program")
 
 
-def swapon(f: Findings, p: Parsed, depth: int) -> None:
-    if p.operands:
-        f.ask("swapon: enables swap on a device or file")
-
-
-def visudo(f: Findings, p: Parsed, depth: int) -> None:
-    if not p.has("-c", "--check"):
-        f.ask("visudo: edits who may run what as root")
-
-
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
-    "swapon": swapon, "visudo": visudo,
     "systemctl_path": systemctl_path, "service": service, "crontab": crontab, "at": at,
     "renice": renice, "ps": ps, "sysctl": sysctl, "iptables": iptables, "nft": nft,
     "ufw": ufw, "firewall_cmd": firewall_cmd, "disk": disk, "zfs": zfs, "btrfs": btrfs,
