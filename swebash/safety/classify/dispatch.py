@@ -45,10 +45,11 @@ COUNTED = re.compile(r"max|min|num|count|limit|length|size|budget", re.IGNORECAS
 def check_argv(f: Findings, words: list[Word], depth: int) -> None:
     for word in words[1:]:
         text = word.text
-        if CREDENTIAL_OPTION.match(text) and not COUNTED.search(text.split("=", 1)[0]):
+        if text.startswith("-") and "=" in text and CREDENTIAL_OPTION.match(text) and \
+                not COUNTED.search(text.split("=", 1)[0]):
             f.ask(f"{base(words[0].text)[:20]}: passes a credential on the command line "
                   f"({text.split('=', 1)[0][:24]})", True)
-        if URL_PASSWORD.search(text.split("=", 1)[-1]):
+        if "@" in text and "://" in text and URL_PASSWORD.search(text.split("=", 1)[-1]):
             f.ask(f"{base(words[0].text)[:20]}: sends a password written in a URL", True)
         if ("*" in text or "?" in text or "[" in text) and not word.dynamic and \
                 word.source == text:

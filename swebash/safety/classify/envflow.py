@@ -205,15 +205,39 @@ def stage_name(node: Any) -> str | None:
         return node.children[0].text.decode("utf-8", "replace") if node.children else ""
     if node.type != "command":
         return None
-    for child in node.named_children:
-        if child.type == "command_name":
-            inner = child.named_children[0] if child.named_children else child
-            if inner.type == "word":  # the common case: no quotes or expansions to resolve
-                raw = inner.text.decode("utf-8", "replace")
-                if "\\" not in raw:
-                    return base(raw)
-            return base(word_of(inner).text)
-    return ""
+    child = node.child_by_field_name("name")
+    if child is None:
+        return ""
+    inner = child.named_children[0] if child.named_child_count else child
+    if inner.type == "word":  # the common case: no quotes or expansions to resolve
+        raw = inner.text.decode("utf-8", "replace")
+        if "\\" not in raw:
+            return base(raw)
+    return base(word_of(inner).text)
+
+
+PLAIN_TOKEN = re.compile(rb"[\w./+-]+")
+STAGE_TYPES = frozenset({"command", "redirected_statement", "declaration_command"})
+
+
+def quick_name(node: Any, raw: bytes) -> str | None:
+    """``stage_name`` from the stage's source bytes when its first word is plain (the common
+    case: no quotes, expansions, assignments or leading redirects); else the full way."""
+    if node.type not in STAGE_TYPES:
+        return None
+    first = raw.split(None, 1)[0] if raw.strip() else b""
+    if PLAIN_TOKEN.fullmatch(first):
+        return base(first.decode("utf-8", "replace"))
+    return stage_name(node)
+
+
+RAW_REFERENCE = re.compile(rb"\$\{?#?!?([A-Za-z_]\w*)")
+
+
+def mentions_secret(raw: bytes, f: Findings) -> bool:
+    """The stage's text expands a secret variable somewhere (cheap, on the source bytes)."""
+    return b"$" in raw and any(is_secret(name.decode("ascii", "replace"), f)
+                               for name in RAW_REFERENCE.findall(raw))
 
 
 def fed_by_document(node: Any) -> bool:
@@ -224,15 +248,16 @@ def fed_by_document(node: Any) -> bool:
 
 
 def pipeline(f: Findings, children: list[Any], names: list[str | None],
-             outer: Any = None) -> None:
+             outer: Any = None, raws: list[bytes] | None = None) -> None:
     """Secret material may pass only through programs that keep lines as they are, and
     never into a file. ``names``: each stage's ``stage_name``; ``outer``: a redirected
     statement around the whole pipeline."""
     flowing = False
     last = len(children) - 1
     for index, (child, name) in enumerate(zip(children, names, strict=True)):
+        raw = raws[index] if raws is not None else child.text or b""
         if not flowing and name is not None and name not in EMITTERS and \
-                not fed_by_document(child) and b"$" not in (child.text or b""):
+                b"<<" not in raw and not mentions_secret(raw, f):
             continue  # nothing secret flows in, and this program prints none
         described = stage(child)
         if described is None:

@@ -31,8 +31,9 @@ PASS_ON = frozenset({"cat", "tac", "base64", "base32", "basenc", "xxd", "od", "h
                      "gawk", "mawk", "cut", "paste", "sort", "uniq", "expand", "unexpand",
                      "fmt", "pr", "iconv", "dos2unix", "stdbuf", "buffer", "mbuffer", "cmp",
                      "tail", "openssl", "pigz", "brotli", "sponge", "column", "jq"})
-# programs that make a stream of their own (whatever they are fed)
-SOURCES = frozenset({"yes", "head", "seq", "shuf", "openssl", "dd"})
+# programs that make a stream of their own, fed nothing and reading no device (`head` and
+# `dd` only pass on what they read: a regular file already exists at its size)
+SOURCES = frozenset({"yes", "seq", "shuf", "openssl"})
 # options that stop a pass-on program after so many bytes of input
 LIMITS = {"od": ("-N", "--read-bytes"), "xxd": ("-l", "-len"), "hexdump": ("-n", "--length"),
           "hd": ("-n", "--length")}
@@ -163,7 +164,7 @@ def sink_writes(words: list[str]) -> bool:
 
 
 def pipeline(f: Findings, children: list[Any], names: list[str | None] | None = None,
-             outer: Any = None) -> None:
+             outer: Any = None, raws: list[bytes] | None = None) -> None:
     """Follow the stream from stage to stage; ``names``: each stage's ``stage_name``;
     ``outer`` is a redirected statement around the whole pipeline (``yes | head -c 50G >
     f``), whose redirects get the last output."""
@@ -174,7 +175,7 @@ def pipeline(f: Findings, children: list[Any], names: list[str | None] | None = 
     for index, child in enumerate(children):
         name = names[index]
         if flowing is None and name is not None and name not in SOURCES | WRAPPERS and \
-                b"/dev/" not in (child.text or b""):
+                b"/dev/" not in (raws[index] if raws is not None else child.text or b""):
             continue  # nothing flows in, and this program makes no stream of its own
         described = stage(child)
         if described is None:

@@ -225,9 +225,11 @@ class Walker:
             if child.is_named:
                 recorded = self.f.commands[before:]
                 previous = recorded[0] if child.type == "command" and recorded else None
-        names = [envflow.stage_name(c) for c in named]
-        envflow.pipeline(self.f, named, names, self.outer.get(node.id))
-        streams.pipeline(self.f, named, names, self.outer.get(node.id))
+        raws = [c.text or b"" for c in named]
+        names = [envflow.quick_name(c, raw) for c, raw in zip(named, raws, strict=True)]
+        outer = self.outer.get(node.id)
+        envflow.pipeline(self.f, named, names, outer, raws)
+        streams.pipeline(self.f, named, names, outer, raws)
         stages = self.f.commands[first:]
         for n, argv in enumerate(stages):
             if (n or fed) and runs_stdin_as_code(argv):
