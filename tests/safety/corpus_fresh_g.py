@@ -238,6 +238,13 @@ EXHAUSTION_SPELLINGS = Family(
         "nohup yes > out.log &",
         "timeout 5 cat /dev/zero > f",
         "until ! true; do echo x >> f; done",
+        "(yes) > f",
+        "{ yes; } >> f",
+        "exec > f; yes",
+        "coproc yes > f",
+        "x(){ yes; }; x > f",
+        "for i in $(seq inf); do echo $i; done",
+        "v=$(cat /dev/zero)",
     ],
     ask=[
         "yes",
@@ -252,6 +259,8 @@ EXHAUSTION_SPELLINGS = Family(
         "seq 3 | tac",
         "for i in 1 2 3; do echo $i; done",
         "while read l; do echo \"$l\"; done < README.md",
+        "(ls; pwd) | wc -l",
+        "v=$(seq 3)",
     ],
 )
 

@@ -137,3 +137,15 @@ def test_what_the_parser_reads_otherwise_is_dangerous(command: str, work: Path,
                                                       hermetic_env: Path) -> None:
     result = verdict(command, work, hermetic_env)
     assert result.decision != "allow" and result.dangerous, result
+
+
+def test_an_endless_stream_behind_a_group_a_function_or_exec(work: Path,
+                                                             hermetic_env: Path) -> None:
+    for command in ("(yes) > out.txt", "exec > out.txt; yes", "f(){ yes; }; f > out.txt"):
+        result = verdict(command, work, hermetic_env)
+        assert result.dangerous and "endless" in result.reasons[0], (command, result)
+    # the same group with a bounded stream only asks for the write
+    bounded = verdict("(yes | head -n 3) > out.txt", work, hermetic_env)
+    assert bounded.decision == "ask" and not bounded.dangerous, bounded
+    captured = verdict("v=$(yes)", work, hermetic_env)
+    assert captured.dangerous and "memory" in captured.reasons[0], captured

@@ -80,6 +80,12 @@ class Findings:
     secret_vars: set[str] = field(default_factory=set)
     # variables holding the PID of a job this command started (`p=$!`)
     own_pids: set[str] = field(default_factory=set)
+    # streams: inside how many `$( )` the walk is (their output is held in memory), whether
+    # some stage writes endlessly to stdout, and whether stdout goes to a file around a group,
+    # a function or `exec` (the two together fill the disk)
+    capturing: int = 0
+    endless_stdout: bool = False
+    stdout_to_file: bool = False
     # the argv of the pipeline stage feeding this one (`find … | xargs grep`), when known
     feed: list[str] | None = None
     feed_kind: Callable[[Findings, list[str]], str] = lambda f, argv: "unknown"

@@ -71,7 +71,7 @@ def option_value(args: list[str], *names: str) -> str | None:
 
 # wrappers that run the stream's program as it is (`nohup yes > f`, `timeout 9 cat /dev/zero`)
 WRAPPERS = frozenset({"nohup", "nice", "stdbuf", "env", "command", "exec", "setsid", "ionice",
-                      "time", "timeout", "unbuffer", "chronic", "builtin"})
+                      "time", "timeout", "unbuffer", "chronic", "builtin", "coproc"})
 WRAPPER_VALUES = frozenset({"-n", "-s", "-k", "-o", "-e", "-i", "-c", "-u", "--signal",
                             "--kill-after", "--adjustment", "--class", "--classdata"})
 
@@ -206,7 +206,29 @@ def pipeline(f: Findings, children: list[Any], names: list[str | None] | None = 
                   "the disk)", True)
             return
         if flowing == ENDLESS and index == last:
-            f.ask(f"{base(words[0])} produces output without end (it runs until stopped)")
+            if f.capturing:  # `$(yes)`: bash holds all of it in memory
+                f.ask(f"$( ) captures an endless stream from {base(words[0])} (it fills "
+                      "memory)", True)
+            else:
+                f.ask(f"{base(words[0])} produces output without end (it runs until stopped)")
+            f.endless_stdout = True
+
+
+def hides_stdout_writer(f: Findings, body: Any, node: Any) -> bool:
+    """``(…) > f``, ``{ …; } > f``, ``fn > f``, ``exec > f``, ``coproc … > f``: stdout of
+    commands this check does not follow one by one goes to a file."""
+    if not writes_file(node):
+        return False
+    if body.type != "command":
+        return True
+    name = envflow_name(body)
+    return name in f.functions or name in ("exec", "coproc", "eval", "source", ".")
+
+
+def envflow_name(node: Any) -> str:
+    from swebash.safety.classify.envflow import stage_name
+
+    return stage_name(node) or ""
 
 
 def single(f: Findings, node: Any) -> None:

@@ -86,6 +86,9 @@ def classify(command: str, cwd: str, home: str) -> Findings:
     except Exception as exc:  # a fault in a rule must never let a command through
         findings.ask(f"the classifier failed on this command ({type(exc).__name__}); not "
                      "checked", True)
+    if findings.endless_stdout and findings.stdout_to_file:
+        findings.ask("an endless stream reaches a file through a group, a function or exec "
+                     "(it fills the disk)", True)
     if findings.tainted and findings.evaluates:
         findings.ask("evaluates a value set at run time as arithmetic or a name (this can run "
                      "code)", dangerous=True)
@@ -244,6 +247,8 @@ class Walker:
         if node.id not in self.enclosed:
             envflow.single(self.f, node)
             streams.single(self.f, node)
+        if body is not None and streams.hides_stdout_writer(self.f, body, node):
+            self.f.stdout_to_file = True
         if body is not None:
             self.enclosed.add(body.id)
             if body.type == "pipeline":
@@ -494,7 +499,11 @@ class Walker:
         if source.startswith("`") and "\\`" in source:
             self.f.ask("nested backticks are not checked", True)
             return
-        self.children(node)
+        self.f.capturing += 1
+        try:
+            self.children(node)
+        finally:
+            self.f.capturing -= 1
 
     def visit_substitutions(self, node: Any) -> None:
         stack = [node]
