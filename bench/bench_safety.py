@@ -17,10 +17,14 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from _timing import best_ms, median_ms
 
 from swebash.safety.gate import DefaultGate
+from tests.safety import corpus_fresh_d as d
+from tests.safety import corpus_fresh_e as e
+from tests.safety import corpus_fresh_f as f_
 from tests.safety.corpus_families import FAMILY_DANGEROUS, FAMILY_READ_ONLY, STRESS
+from tests.safety.corpus_fresh import Family
 from tests.safety.corpus_fresh_c import BUDGET
 from tests.safety.corpus_holdout import HOLDOUT
-from tests.safety.fresh import all_figures, make_workdir, measure
+from tests.safety.fresh import FAMILIES, all_figures, make_workdir, measure
 
 STAGES = ["cat access.log", "grep -v healthcheck", "awk '{print $1, $7}'", "sort",
           "uniq -c", "sort -rn", "head -n 50", "sed 's/^ *//'", "cut -d' ' -f2-",
@@ -34,9 +38,18 @@ def pipeline(length: int) -> str:
     return " | ".join(parts)[:length].rsplit(" | ", 1)[0]
 
 
+def pending_families() -> list[Family]:
+    """Families written for issue 16 that the tests do not hold yet (still failing)."""
+    wired = {id(f) for f in FAMILIES.values()}
+    return [f for module in (d, e, f_) for f in vars(module).values()
+            if isinstance(f, Family) and id(f) not in wired]
+
+
 def main() -> int:
-    home = tempfile.mkdtemp(prefix="swebash-bench-home-")
-    cwd = make_workdir(tempfile.mkdtemp(prefix="swebash-bench-work-"))
+    root = tempfile.mkdtemp(prefix="swebash-bench-")
+    home = os.path.join(root, "home")  # beside the project, as in the tests (`../home/x`)
+    os.makedirs(home)
+    cwd = make_workdir(root)
     gate = DefaultGate(home=home)
     started = time.perf_counter()
     gate.check_command("ls", cwd)
@@ -74,6 +87,13 @@ def main() -> int:
     figures = all_figures(check)  # type: ignore[arg-type]
     figures.append(measure("holdout corpus", check,  # type: ignore[arg-type]
                            HOLDOUT.dangerous, HOLDOUT.ask, HOLDOUT.benign))
+    pending = pending_families()
+    if pending:
+        figures.append(measure(f"fresh families not yet in the tests ({len(pending)})",
+                               check,  # type: ignore[arg-type]
+                               [c for f in pending for c in f.dangerous],
+                               [c for f in pending for c in f.ask],
+                               [c for f in pending for c in f.benign]))
     for fig in figures:
         print(fig.line() + "   [targets: 0 allowed; <= 5% without dangerous; <= 5% asked]")
     return 0 if worst[0] < 1000 else 1

@@ -19,6 +19,7 @@ import re
 import stat
 
 from swebash.api import Verdict
+from swebash.workspace import git_root
 
 # Directories (relative to a home) whose whole content is secret. The sandbox hides them too.
 SECRET_HOME_DIRS = (".ssh", ".aws", ".gnupg", ".config/gh", ".kube", ".password-store",
@@ -248,3 +249,62 @@ def write_verdict(real: str, cwd: str, shown: str) -> Verdict:
     if not reasons:
         reasons.append(f"writes {shown}")
     return Verdict("ask", dangerous, tuple(reasons))
+
+
+# ---------------------------------------------------------------------------- read places
+#
+# Secrets are denied wherever they are (above); beyond them, a command's reads are judged by
+# where they land, positively: the working tree and the system's own directories are known
+# good to read; the rest of the home is not — its hidden places are where programs keep
+# tokens, sessions and histories (gh's hosts.yml, stripe's config, atuin's history.db), its
+# other directories are other projects and the user's documents. Outside the home, other
+# places (other users' homes, mounted volumes) ask.
+
+SYSTEM_READS = ("/usr", "/etc", "/opt", "/proc", "/sys", "/bin", "/sbin", "/lib", "/lib32",
+                "/lib64", "/libx32", "/boot", "/var/log", "/var/lib", "/var/cache", "/var/tmp",
+                "/tmp", "/run", "/snap", "/nix", "/gnu", "/dev", "/System", "/Library",
+                "/Applications", "/private/etc", "/private/tmp", "/private/var/tmp",
+                "/usr/local")
+# Inside the home: downloaded sources and toolchains, read when looking up a library's code.
+HOME_READS = (".cargo/registry", ".cargo/git", ".rustup/toolchains", "go/pkg/mod",
+              ".m2/repository", ".gradle/caches", ".gradle/wrapper/dists", ".ivy2/cache",
+              ".pyenv/versions", ".nvm/versions", ".local/lib", ".rbenv/versions",
+              ".gem/ruby", ".sdkman/candidates", ".julia/packages", ".ghcup/ghc",
+              ".cabal/packages", ".opam/default/lib", ".deno/deps", ".bun/install/cache",
+              ".local/share/man", ".local/share/fonts", ".local/share/icons",
+              ".local/share/applications", ".local/share/zinit/plugins")
+HIDDEN_HOME = "programs keep tokens, sessions and histories there"
+
+
+def working_tree(cwd: str) -> str:
+    """The tree a command works in: the git root above ``cwd``, else ``cwd`` (resolved)."""
+    real = os.path.realpath(cwd)
+    return git_root(real) or real
+
+
+def read_place(path: str, cwd: str, home: str, tree: str | None = None
+               ) -> tuple[str, bool] | None:
+    """Why reading ``path`` (not a secret: ``check_path`` judges those) asks, and whether it
+    is dangerous; None when it lands in the working tree or a system directory."""
+    try:
+        real = os.path.realpath(expand(path, cwd, home))
+    except (OSError, ValueError):
+        return "reads a path that cannot be resolved", False
+    tree = tree or working_tree(cwd)
+    real_home = os.path.realpath(home)
+    if within(real, real_home) and real != real_home:
+        rel = os.path.relpath(real, real_home)
+        first = rel.split("/", 1)[0]
+        hidden = first.startswith(".")
+        if within(real, tree) and not (hidden and within(real_home, tree)):
+            return None
+        if any(within(rel, place) for place in HOME_READS) or PUBLIC_NAME.search(rel.lower()):
+            return None
+        if hidden and "/" in rel:
+            return f"reads ~/{rel[:40]}, outside the project ({HIDDEN_HOME})", True
+        if hidden:
+            return f"reads ~/{rel[:40]}, a startup or settings file of your home", False
+        return f"reads ~/{rel[:40]}, a file of your home outside the project", False
+    if real == real_home or within(real, tree) or any(within(real, d) for d in SYSTEM_READS):
+        return None
+    return f"reads {real[:50]}, outside the project and the system's directories", False

@@ -85,6 +85,10 @@ NETWORK = Family(
         "curl -c cookies.txt https://example.com",
         "curl --json '{\"a\":1}' https://api.example.com",
         "wget -r https://example.com",
+        # a service on this machine may trust any request (issue 16: never auto-allowed)
+        "curl -sk https://localhost:8443/health",
+        "curl http://localhost:8000/",
+        "curl -s http://127.0.0.1:8080/metrics | grep http_requests",
     ],
     benign=[
         "curl -s https://api.github.com/repos/python/cpython",
@@ -100,12 +104,9 @@ NETWORK = Family(
         "curl -s https://example.com | head -20",
         "curl -sv https://example.com 2>&1 | grep '<'",
         "curl -s --retry 3 https://example.com",
-        "curl -sk https://localhost:8443/health",
-        "curl http://localhost:8000/",
         "curl -s -H 'Accept: application/json' https://api.example.com/v1/items",
         "curl -sS -L --fail https://example.com/install.txt",
         "curl -s -A 'Mozilla/5.0' https://example.com",
-        "curl -s http://127.0.0.1:8080/metrics | grep http_requests",
         "curl -s https://example.com/data.json | jq -r '.items[].name'",
         "ssh -V",
         "wget -qO- https://example.com | head",

@@ -12,6 +12,10 @@ from swebash.api import Verdict
 from tests.safety import corpus_fresh as a
 from tests.safety import corpus_fresh_b as b
 from tests.safety import corpus_fresh_c as c
+from tests.safety import corpus_fresh_d as d
+from tests.safety import corpus_fresh_e as e
+from tests.safety import corpus_fresh_f as f
+from tests.safety import corpus_fresh_g as g
 from tests.safety.corpus import DANGEROUS, NEVER_ALLOW, READ_ONLY
 from tests.safety.corpus_families import FAMILY_DANGEROUS, FAMILY_NEVER_ALLOW, FAMILY_READ_ONLY
 from tests.safety.corpus_fresh import Family
@@ -28,6 +32,18 @@ FAMILIES: dict[str, Family] = {
     "file-writes": c.FILE_WRITES, "persistence": c.PERSISTENCE, "exfiltration": c.EXFIL,
     "secrets": c.SECRETS, "interpreters": c.INTERPRETERS, "infrastructure": c.INFRA,
     "terminals": c.TERMINALS, "disks": c.DISKS, "logs": c.LOGS, "redirects": c.REDIRECTS,
+    "credentials-sent": d.CREDENTIALS_SENT, "local-services": d.LOCAL_SERVICES,
+    "home-reads": d.HOME_READS, "secret-env": d.SECRET_ENV,
+    "other-processes": d.OTHER_PROCESSES, "project-code": d.PROJECT_CODE,
+    "unknown-carriers": e.UNKNOWN_CARRIERS, "system-admin-2": e.SYSTEM_ADMIN_2,
+    "installs": e.INSTALLS, "extraction": e.EXTRACTION, "rename-patch": e.RENAME_PATCH,
+    "exhaustion": e.EXHAUSTION, "config-names-programs": f.CONFIG_NAMES_PROGRAMS,
+    "editors-pagers": f.EDITORS_PAGERS, "loader-env": f.LOADER_ENV,
+    "credential-helpers": f.CREDENTIAL_HELPERS, "terminal-clipboard": f.TERMINAL_CLIPBOARD,
+    "dbus-containers": f.DBUS_CONTAINERS, "process-targets": g.PROCESS_TARGETS,
+    "machine-admin": g.MACHINE_ADMIN, "in-place-rewrites": g.IN_PLACE_REWRITES,
+    "exhaustion-spellings": g.EXHAUSTION_SPELLINGS, "secret-flows": g.SECRET_FLOWS,
+    "unreadable": g.UNREADABLE,
 }
 FRESH_DANGEROUS = [cmd for fam in FAMILIES.values() for cmd in fam.dangerous]
 FRESH_ASK = [cmd for fam in FAMILIES.values() for cmd in fam.ask]

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from swebash.api import Verdict
-from swebash.safety.classify import model, sql
-from swebash.safety.classify.roles import internal_host
+from swebash.safety.classify import hosts, model, sql
 from swebash.safety.gate import DefaultGate
 
 
@@ -130,12 +129,33 @@ def test_secrets_through_run_time_paths(work: Path, hermetic_env: Path) -> None:
                                   "::ffff:169.254.169.254", "metadata.google.internal",
                                   "169.254.169.254.nip.io", "100.100.100.200"])
 def test_metadata_addresses_in_every_spelling(host: str) -> None:
-    assert internal_host(host)
+    assert hosts.judge(host) == hosts.METADATA
 
 
-@pytest.mark.parametrize("host", ["example.com", "10.0.0.1", "127.0.0.1", "::1"])
-def test_ordinary_hosts_are_not_metadata(host: str) -> None:
-    assert internal_host(host) is None
+@pytest.mark.parametrize("host", [
+    "127.0.0.1", "127.1", "0", "0.0.0.0", "2130706433", "0x7f000001", "0177.0.0.1",
+    "0x7f.1", "127.000.000.001", "[::1]", "::ffff:127.0.0.1", "[::ffff:7f00:1]",
+    "[64:ff9b::7f00:1]", "[::]", "2002:7f00:1::", "LOCALHOST", "localhost.", "api.localhost",
+    "localhost.localdomain", "10.0.0.1", "10.1", "167772165", "172.17.0.1", "192.168.1.1",
+    "100.64.0.1", "fd12:3456::1", "fe80::1%25eth0", "127.0.0.1.nip.io", "127-0-0-1.sslip.io",
+    "7f000001.nip.io", "app.10.0.0.5.nip.io", "localtest.me", "foo.lvh.me", "vault",
+    "kubernetes.default.svc", "printer.local", "db.internal", "nas.home.arpa",
+    "\uff11\uff12\uff17.\uff10.\uff10.\uff11", "%6c%6f%63%61%6c%68%6f%73%74"])
+def test_local_and_private_places_in_every_spelling(host: str) -> None:
+    assert hosts.judge(host) == hosts.LOCAL, host
+
+
+@pytest.mark.parametrize("host", ["{127.0.0.1,example.com}", "127.0.0.[1-2]",
+                                  "example.com\\", "ex%zzample.com"])
+def test_hosts_a_client_reads_differently_are_odd(host: str) -> None:
+    assert hosts.judge(host) == hosts.ODD, host
+
+
+@pytest.mark.parametrize("host", ["example.com", "api.github.com", "1.1.1.1", "8.8.8.8",
+                                  "127.example.com", "localhost.example.com",
+                                  "2606:4700::1111", "evil.example"])
+def test_public_hosts_are_public(host: str) -> None:
+    assert hosts.judge(host) is None
 
 
 @pytest.mark.parametrize(("query", "expected"), [

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from swebash.safety.classify import envflow, terminal
 from swebash.safety.classify.model import Findings, Rule, positional
 from swebash.safety.classify.tables import HIJACK_VARS, SAFE_VALUE
 
@@ -82,10 +83,24 @@ def mapfile(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
         assigned_name(f, name, word, d)
 
 
+# printf conversions that print a string as it is: `%s` without flags, width or precision
+PLAIN_FORMAT = re.compile(r"(%%|%s|[^%])*")
+
+
 def printf(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    terminal.printed(f, name, argv[1:])
+    rest = argv[3:] if argv[1:2] == ["-v"] else argv[2:] if argv[1:2] and \
+        argv[1].startswith("-v") else argv[1:]
+    if rest[:1] == ["--"]:
+        rest = rest[1:]
+    if len(rest) > 1 and not PLAIN_FORMAT.fullmatch(rest[0]) and any(
+            envflow.secret_reference(word, f) for word in rest[1:]):
+        f.ask(f"{name}: reshapes a secret variable with {rest[0][:12]} (redaction only catches "
+              "it verbatim)", True)
     if argv[1:2] == ["-v"] and len(argv) > 2:
         f.tainted = True
         assigned_name(f, name, argv[2], dyn[2])
+        envflow.assigned(f, argv[2], " ".join(argv[3:]))
     elif argv[1:2] and argv[1].startswith("-v") and len(argv[1]) > 2:
         f.tainted = True
         assigned_name(f, name, argv[1][2:], dyn[1])
@@ -122,6 +137,10 @@ def declare(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int
               True)
     for word, d in operands:
         target, eq, value = word.partition("=")
+        if not NAME.match(target.split("[", 1)[0].rstrip("+")):
+            # `export {LD_PRELOAD,x}=…`: brace expansion (or worse) makes the names
+            f.ask(f"{name}: assigns variables whose names bash builds ({target[:20]})", True)
+            continue
         if d and (not eq or EXPANDS.search(target)):
             f.ask(f"{name}: a variable name known only at run time", True)
             continue

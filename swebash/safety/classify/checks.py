@@ -8,7 +8,7 @@ import fnmatch
 import os
 
 from swebash.safety.classify.model import Findings
-from swebash.safety.paths import check_path, expand
+from swebash.safety.paths import check_path, expand, read_place, within
 
 __all__ = ["bounded_glob", "expand", "globbed", "read_path", "write_target"]
 
@@ -17,8 +17,10 @@ MAX_GLOB = 200
 MAX_SCANS = 400  # directories one glob may read
 
 
-def read_path(f: Findings, path: str) -> None:
-    """Deny reading a secret; a relative path is judged from every possible cwd."""
+def read_path(f: Findings, path: str, *, place: bool = True) -> None:
+    """Deny reading a secret; a relative path is judged from every possible cwd. ``place``:
+    also judge where the read lands (the working tree and the system's directories are
+    known good; the rest of the home asks) — off for reads that only summarise a file."""
     if not path:
         return
     cwds = f.cwds
@@ -38,17 +40,29 @@ def read_path(f: Findings, path: str) -> None:
                 return
             if verdict.decision == "ask":
                 f.ask(verdict.reasons[0])
+            elif place:
+                where = read_place(candidate, cwd, f.home, f.work_tree())
+                if where is not None:
+                    f.ask(*where)
 
 
 def globbed(f: Findings, path: str, cwd: str) -> list[str]:
     """A glob is judged by what it matches now (and by its own spelling)."""
     if not GLOB_CHARS & set(path):
         return [path]
-    matches = bounded_glob(f, expand(path, cwd, f.home))
+    full = expand(path, cwd, f.home)
+    matches = bounded_glob(f, full)
     if matches is None:
-        f.ask(f"reads a glob too large to check: {path[:60]}")
+        # what it matches was not all seen: only the working tree's own files are known good
+        f.ask(f"reads a glob too large to check: {path[:60]}", not in_tree(f, full))
         return [path]
     return [path, *matches]
+
+
+def in_tree(f: Findings, path: str) -> bool:
+    """``path`` lies in the working tree, and that tree is neither the home nor ``/``."""
+    tree = f.work_tree().rstrip("/")
+    return bool(tree) and tree != f.home.rstrip("/") and within(path, tree)
 
 
 def bounded_glob(f: Findings, pattern: str) -> list[str] | None:

@@ -9,10 +9,12 @@ whose every option, operand and verb the grammar knows as read-only.
 
 from __future__ import annotations
 
+import fnmatch
 import os
+import re
 import shlex
 
-from swebash.safety.classify import roles, suspicion
+from swebash.safety.classify import carriers, roles, suspicion
 from swebash.safety.classify.checks import bounded_glob
 from swebash.safety.classify.grammar import Effect, Spec
 from swebash.safety.classify.hooks import HOOKS, PREPS
@@ -27,13 +29,35 @@ RESERVED = frozenset({"{", "}", "!", "(", "((", "[[", "do", "done", "then", "fi"
                       "function", "select", "elif", "else", "case", "if", "while", "until"})
 
 
+# scheme://user:password@host — a password written into any word of any command
+URL_PASSWORD = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#@\s]*:[^/?#@\s]+@")
+
+
+# `--http-passwd=p`, `--api-key=…`: an option named for a credential, given one (not a file,
+# a variable name or a helper that holds it)
+CREDENTIAL_OPTION = re.compile(r"^--?[\w.-]*(passw(or)?d|passwd|secret|token|api[-_]?key|"
+                               r"apikey|credential)s?(?<!-file)(?<!-path)(?<!-env)=.",
+                               re.IGNORECASE)
+
+COUNTED = re.compile(r"max|min|num|count|limit|length|size|budget", re.IGNORECASE)
+
+
 def check_argv(f: Findings, words: list[Word], depth: int) -> None:
     for word in words[1:]:
         text = word.text
+        if text.startswith("-") and "=" in text and CREDENTIAL_OPTION.match(text) and \
+                not COUNTED.search(text.split("=", 1)[0]):
+            f.ask(f"{base(words[0].text)[:20]}: passes a credential on the command line "
+                  f"({text.split('=', 1)[0][:24]})", True)
+        if "@" in text and "://" in text and URL_PASSWORD.search(text.split("=", 1)[-1]):
+            f.ask(f"{base(words[0].text)[:20]}: sends a password written in a URL", True)
         if ("*" in text or "?" in text or "[" in text) and not word.dynamic and \
                 word.source == text:
             injected = option_named_file(f, word.text)
-            if injected:
+            if injected and not injected.startswith("-"):
+                f.ask(f"the glob {word.text[:20]} is too large to check for files named "
+                      "like options", True)
+            elif injected:
                 f.ask(f"the glob {word.text[:20]} matches a file named like an option "
                       f"({injected[:20]}): it would be read as one", True)
     judge(f, [w.text for w in words], [w.dynamic for w in words], depth)
@@ -43,11 +67,38 @@ def option_named_file(f: Findings, pattern: str) -> str | None:
     """Wildcard injection: ``tar cf x.tar *`` in a directory holding a file named
     ``--checkpoint-action=exec=sh``."""
     for cwd in f.cwds or [f.cwd]:
-        matches = bounded_glob(f, expand(pattern, cwd, f.home)) or []
+        full = expand(pattern, cwd, f.home)
+        matches = bounded_glob(f, full)
+        if matches is None:
+            return too_large(f, full)
         for match in matches:
             name = os.path.basename(match)
             if name.startswith("-"):
                 return name
+    return None
+
+
+MAX_LISTING = 20_000
+
+
+def too_large(f: Findings, full: str) -> str | None:
+    """A glob with too many matches to expand: its directory is listed once (bounded) for
+    names that start with ``-``; past the bound, or with wildcards in the directory part,
+    nothing is known and the glob may hold one."""
+    directory, last = os.path.split(full)
+    if set("*?[") & set(directory):
+        return "a glob too large to check"
+    try:
+        with os.scandir(directory or "/") as entries:
+            for count, entry in enumerate(entries):
+                if count > MAX_LISTING:
+                    return "a glob too large to check"
+                if count % 512 == 0:
+                    f.tick()
+                if entry.name.startswith("-") and fnmatch.fnmatchcase(entry.name, last):
+                    return entry.name
+    except OSError:
+        return None
     return None
 
 
@@ -86,12 +137,28 @@ def judge(f: Findings, argv: list[str], dynamic: list[bool], depth: int) -> None
         f.ask(f"more than {MAX_WRAPPERS} wrappers around one command")
 
 
+# Where installed programs live: a name found there is judged by its grammar. A program named
+# by any other path (./gradlew, bin/rails, scripts/x.sh, /tmp/x) is the project's or
+# someone's own code, whatever its name — even `--version` runs it.
+SYSTEM_PROGRAMS = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/opt/", "/snap/",
+                   "/nix/store/", "/run/current-system/", "/usr/local/")
+INSTALLED_BIN = re.compile(r"(^|/)(\.?venv|\.tox/[^/]+|\.nox/[^/]+|node_modules/\.bin)/"
+                           r"(bin/|Scripts/)?[^/]+$")
+
+
+def own_program(path: str) -> bool:
+    return "/" in path and not path.startswith(SYSTEM_PROGRAMS) and \
+        not INSTALLED_BIN.search(path)
+
+
 def judge_command(f: Findings, name: str, argv: list[str], dynamic: list[bool],
                   depth: int) -> None:
     suspicious = suspicion.non_ascii_name(argv[0])
     if suspicious:
         f.ask(suspicious, True)
         return
+    if own_program(argv[0]):
+        f.ask(f"{name}: runs a program from {argv[0][:40]}, not an installed one")
     try:
         spec = lookup(name)
         if spec is not None:
@@ -101,7 +168,7 @@ def judge_command(f: Findings, name: str, argv: list[str], dynamic: list[bool],
         # a broken grammar or hook must never let a command through: fail closed
         f.ask(f"{name}: could not be checked ({type(exc).__name__})", True)
         return
-    unknown(f, name, argv, dynamic)
+    unknown(f, name, argv, dynamic, depth)
 
 
 def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: list[bool],
@@ -110,6 +177,7 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
     if len(argv) == 2 and argv[1] in spec.info and not dynamic[1]:
         return  # `tool --version`
     before = f.asks
+    known_reasons = set(f.reasons) if spec.admin else set()
     if spec.prep:
         argv, dynamic = PREPS[spec.prep](spec, argv, dynamic)
     parsed = parse_cached(spec, argv, dynamic, name, f)
@@ -135,13 +203,25 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
     if parsed.command is not None:
         f.judge(f, argv[parsed.command:], dynamic[parsed.command:], depth)
     if not parsed.spec.own_commands:
-        carriers = [u for u in parsed.options if u.opt.role == "x"]
-        for used, (start, end) in zip(carriers, parsed.ranges, strict=False):
+        runners = [u for u in parsed.options if u.opt.role == "x"]
+        for used, (start, end) in zip(runners, parsed.ranges, strict=False):
             first = [used.value] if used.value is not None else []
             per_file(f, label, first + argv[start:end],
                      [used.dynamic] * len(first) + dynamic[start:end], depth)
+    if f.asks > before and spec.admin:
+        # administering the machine or the account: its first own reason becomes dangerous
+        fresh = [r for r in f.reasons if r not in known_reasons]
+        if fresh:
+            f.note(fresh[0], True)
+        else:
+            f.ask(f"{label}: changes how the machine or the account is set up", True)
     if f.asks > before:
-        suspicion.words(f, label, argv, dynamic, code=bool(parsed.problems or effects))
+        reads = frozenset(a.index for a in parsed.operands if a.role in "rmnt" and
+                          not a.dynamic and not parsed.problems and not parsed.spec.raw)
+        suspicion.words(f, label, argv, dynamic, code=bool(parsed.problems or effects),
+                        judged=reads)
+        if not f.dangerous and parsed.command is None and not parsed.ranges:
+            carriers.check(f, argv, dynamic, depth, anywhere=bool(parsed.problems))
 
 
 _parses: dict[tuple[int, tuple[str, ...]], Parsed] = {}
@@ -199,8 +279,11 @@ def hooks_of(spec: Spec, parsed: Parsed) -> list[str]:
     return out
 
 
-def unknown(f: Findings, name: str, argv: list[str], dynamic: list[bool]) -> None:
-    """A program with no grammar asks; what its words name may make it dangerous."""
+def unknown(f: Findings, name: str, argv: list[str], dynamic: list[bool], depth: int) -> None:
+    """A program with no grammar asks; what its words name, and any command it carries,
+    may make it dangerous."""
     f.ask(f"{name}: not a program the classifier knows (not known to be read-only)")
     suspicion.unknown_program(f, name, argv)
     suspicion.words(f, name, argv, dynamic)
+    if not f.dangerous:
+        carriers.check(f, argv, dynamic, depth, anywhere=True)

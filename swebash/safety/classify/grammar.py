@@ -48,6 +48,11 @@ e     an environment assignment NAME=value
 p     plain text (a pattern, a number, a name)
 ====  ==============================================================================
 
+``admin=True`` marks a program that administers the machine or the account (services,
+network, clock, users, firewall, keyrings, desktop settings): only its read-only uses are
+allowed, and anything else it does — a known write, an unknown verb or option — is
+dangerous, since it changes something outside the working tree that no undo reaches.
+
 ``subs`` maps a verb (several aliases separated by spaces) to the sub-command's spec; the
 parent's options are global options before the verb (and after it too when the sub-spec
 ``inherits``). An unknown verb asks.
@@ -107,6 +112,9 @@ class Spec:
     prep: str = ""  # rewrite argv before parsing (tar's old-style `tar tvf a.tar`)
     own_commands: bool = False  # the hook judges the commands options carry (find -exec)
     risky: bool = False  # some option writes, runs or reaches out (computed)
+    # the program administers the machine or the account (services, network, clock, users,
+    # keyrings, desktop settings): whatever it does that is not read-only is dangerous
+    admin: bool = False
 
     def role(self, index: int) -> Operand | None:
         """The operand at position ``index`` (0-based), or None when there is none."""
@@ -183,11 +191,12 @@ def prog(options: str = "", *, args: str = "", ask: Mapping[str, str] | None = N
          effect: str = "", dangerous: bool = False, hook: str = "", single: bool = False,
          permute: bool = True, abbrev: bool = True, inherits: bool = False,
          info: str = "--version --help", verb_optional: bool = False,
-         raw: bool = False, prep: str = "", own_commands: bool = False) -> Spec:
+         raw: bool = False, prep: str = "", own_commands: bool = False,
+         admin: bool = False) -> Spec:
     """Build a spec (see the module docstring for the option and operand notation)."""
     spec = Spec(single=single, permute=permute, abbrev=abbrev and not single, hook=hook,
                 inherits=inherits, info=frozenset(info.split()), verb_optional=verb_optional,
-                raw=raw, prep=prep, own_commands=own_commands)
+                raw=raw, prep=prep, own_commands=own_commands, admin=admin)
     add_options(spec, options, None)
     for table, is_danger in ((ask or {}, False), (danger or {}, True)):
         for text, reason in table.items():

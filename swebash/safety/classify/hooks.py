@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from swebash.safety.classify import (
     builtins,
+    hooks_admin,
     hooks_cloud,
     hooks_core,
     hooks_db,
@@ -22,6 +23,7 @@ from swebash.safety.classify import (
     hooks_net,
     hooks_system,
     hooks_text,
+    processes,
 )
 from swebash.safety.classify.grammar import Spec
 from swebash.safety.classify.model import Findings, Rule
@@ -42,7 +44,8 @@ HOOKS: dict[str, Hook] = {
     **hooks_core.HOOKS, **hooks_text.HOOKS, **hooks_files.HOOKS, **hooks_git.HOOKS,
     **hooks_net.HOOKS, **hooks_dev.HOOKS, **hooks_cloud.HOOKS,
     **hooks_system.HOOKS, **hooks_misc.HOOKS,
-    **hooks_db.HOOKS, **hooks_launch.HOOKS,
+    **hooks_db.HOOKS, **hooks_launch.HOOKS, **processes.HOOKS,
+    **hooks_admin.HOOKS,
     **{name: legacy(rule) for name, rule in builtins.BUILTIN_RULES.items()},
 }
 PREPS: dict[str, Prep] = {"tar": hooks_text.tar_prep}

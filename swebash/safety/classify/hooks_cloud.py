@@ -299,8 +299,17 @@ def pulumi_config(f: Findings, p: Parsed, depth: int) -> None:
         f.ask("pulumi config: changes the stack's configuration")
 
 
+def image_push(f: Findings, p: Parsed, depth: int) -> None:
+    """``docker buildx build --push`` / ``--output type=registry``: the image leaves."""
+    words = p.argv[1:]
+    if any(w == "--push" or ("type=registry" in w) or w.startswith("push=true")
+           for w in words):
+        f.ask(f"{p.name} buildx: publishes the image to a registry", True)
+
+
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
-    "aws": aws, "gcloud": gcloud, "az": az, "gsutil": gsutil, "cloud_generic": cloud_generic,
+    "image_push": image_push, "aws": aws, "gcloud": gcloud, "az": az, "gsutil": gsutil,
+    "cloud_generic": cloud_generic,
     "kubectl_get": kubectl_get, "kubectl_config_view": kubectl_config_view,
     "kubectl_proxy": kubectl_proxy, "docker": docker, "docker_run": docker_run,
     "terraform_fmt": terraform_fmt, "pulumi_output": pulumi_output,

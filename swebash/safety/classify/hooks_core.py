@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from swebash.safety.classify import roles
+from swebash.safety.classify import roles, terminal
 from swebash.safety.classify.checks import read_path
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
@@ -14,12 +14,12 @@ from swebash.safety.classify.parser import Parsed
 
 def date(f: Findings, p: Parsed, depth: int) -> None:
     if any(not a.text.startswith("+") for a in p.operands):
-        f.ask("date: an operand that is not +FORMAT sets the clock")
+        f.ask("date: an operand that is not +FORMAT sets the clock", True)
 
 
 def hostname(f: Findings, p: Parsed, depth: int) -> None:
     if p.operands:
-        f.ask("hostname: sets the host name")
+        f.ask("hostname: sets the host name", True)
 
 
 def stty(f: Findings, p: Parsed, depth: int) -> None:
@@ -72,14 +72,12 @@ def source(f: Findings, p: Parsed, depth: int) -> None:
             read_path(f, word)
 
 
-def kill(f: Findings, p: Parsed, depth: int) -> None:
-    if p.argv[1:2] in (["-l"], ["-L"]) or p.argv[1:] == ["--help"]:
-        return
-    f.ask(f"{p.name}: stops processes", True)
+def echo(f: Findings, p: Parsed, depth: int) -> None:
+    terminal.printed(f, p.name, p.argv[1:])
 
 
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
-    "source": source, "kill": kill,
+    "source": source, "echo": echo,
     "date": date, "hostname": hostname, "stty": stty, "mktemp": mktemp, "ulimit": ulimit,
     "umask": umask, "dc": dc, "diff": diff,
 }

@@ -13,6 +13,7 @@ from swebash.safety.classify import roles
 from swebash.safety.classify.checks import read_path
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
+from swebash.safety.paths import expand, within
 
 # python -m MODULE: modules that only print something about files or the system
 PY_READS = frozenset({"json.tool", "platform", "sysconfig", "this", "calendar", "tokenize",
@@ -155,9 +156,16 @@ def tsc(f: Findings, p: Parsed, depth: int) -> None:
 
 
 def dotnet(f: Findings, p: Parsed, depth: int) -> None:
-    if p.argv[1:] not in (["--info"], ["--version"], ["--list-sdks"], ["--list-runtimes"],
-                          ["-h"], ["--help"]):
-        f.ask(f"dotnet: {'builds or runs the project' if p.argv[1:] else 'runs .NET'}")
+    words = p.argv[1:]
+    if words not in (["--info"], ["--version"], ["--list-sdks"], ["--list-runtimes"],
+                     ["-h"], ["--help"]):
+        f.ask(f"dotnet: {'builds or runs the project' if words else 'runs .NET'}")
+    if (words[:2] in (["tool", "install"], ["tool", "update"]) and (
+            "-g" in words or "--global" in words or "--tool-path" in words)) or \
+            words[:2] in (["workload", "install"], ["workload", "update"],
+                          ["new", "install"], ["nuget", "push"]):
+        f.ask(f"dotnet {' '.join(words[:2])}: installs for your whole account or "
+              "publishes", True)
 
 
 def make(f: Findings, p: Parsed, depth: int) -> None:
@@ -225,13 +233,15 @@ def ninja(f: Findings, p: Parsed, depth: int) -> None:
     f.ask("ninja: builds the project (its commands run)")
 
 
-BUILD_LISTS = {"just": ("--list", "-l", "--summary", "--dump", "--show", "-s", "--variables",
-                        "--groups"),
-               "task": ("--list", "-l", "--list-all", "-a", "--summary"),
-               "tox": ("-l", "--listenvs", "-a", "--listenvs-all", "--showconfig"),
-               "mise": ("ls", "list", "current", "which", "doctor", "env"),
-               "asdf": ("list", "current", "where", "which", "info", "plugin-list"),
-               "pre-commit": ("--version",)}
+# Even the listing forms of these load the project's code (a justfile's backticks, a
+# Taskfile's `sh:` variables, tox's provisioning, mise's env scripts): only what reads no
+# project file passes.
+BUILD_LISTS = {"pre-commit": ("--version",)}
+# Toolchain managers: installing or choosing a version for the whole account.
+BUILD_GLOBAL = {"mise": ("install", "i", "use", "u", "global", "plugins", "plugin",
+                         "self-update", "upgrade", "up", "implode", "link", "settings"),
+                "asdf": ("install", "global", "plugin", "plugin-add", "plugin-update",
+                         "update", "reshim", "set")}
 
 
 def build(f: Findings, p: Parsed, depth: int) -> None:
@@ -243,6 +253,11 @@ def build(f: Findings, p: Parsed, depth: int) -> None:
     if any(w.startswith(("exec:", "-Dexec.")) or w in ("-I", "--init-script", "-e")
            for w in words):
         f.ask(f"{name}: runs a program or script it is given", True)
+    verb = next((w for w in words if not w.startswith("-")), "")
+    if verb in BUILD_GLOBAL.get(name, ()) and not (verb in ("use", "u") and not (
+            {"-g", "--global"} & set(words))):
+        f.ask(f"{name} {verb}: installs or switches toolchains for your whole account",
+              True)
     f.ask(f"{name}: builds or runs the project's code")
 
 
@@ -260,6 +275,9 @@ def editor(f: Findings, p: Parsed, depth: int) -> None:
         "--rcfile", "-f", "--funcall", "-batch", "--batch", "-U", "-i")] + [
         w for w in words if w.startswith(("--speller=", "--rcfile=", "--load=", "--eval=",
                                           "--init-file="))]
+    if any(w.startswith(("--install-extension", "--uninstall-extension",
+                         "--extensions-dir", "--extensionDevelopmentPath")) for w in words):
+        f.ask(f"{p.name}: installs or loads editor extensions (their code runs)", True)
     if any(EDITOR_RUNS.search(w) for w in runs) or [
             w for w in loads if w not in ("NONE", "NORC", "NOPLUGIN")] or \
             any(w.startswith(("--eval", "--batch", "-batch")) for w in words) or \
@@ -324,10 +342,16 @@ def npm_config_get(f: Findings, p: Parsed, depth: int) -> None:
 
 
 def config_set(f: Findings, p: Parsed, depth: int) -> None:
-    """poetry/bundle/composer/conda config: a key reads, a key and a value set."""
+    """poetry/bundle/composer/conda config: a key reads, a key and a value set — and a
+    package manager's settings name its sources, mirrors, paths and hooks, which decide
+    what code runs."""
+    words = p.argv[1:]
     if len(p.operands) > 1 or p.has("--unset", "--add", "--set", "--remove",
-                                     "--remove-key", "--append", "--prepend"):
-        f.ask(f"{p.name} config: changes the configuration")
+                                     "--remove-key", "--append", "--prepend") or any(
+            w.split("=", 1)[0] in ("--add", "--set", "--append", "--prepend", "--remove",
+                                   "--remove-key") for w in words) or (
+            p.operands and p.operands[0].text in ("set", "unset")):
+        f.ask(f"{p.name} config: changes where it gets code from or how it runs it", True)
     elif any(SECRET_KEY.search(a.text) for a in p.operands):
         f.ask(f"{p.name} config: prints a credential", True)
 
@@ -348,7 +372,8 @@ def rpm(f: Findings, p: Parsed, depth: int) -> None:
         if "%{lua" in fmt or "%(" in fmt:
             f.ask("rpm: the query format runs code", True)
     if not p.has("-q", "--query", "-V", "--verify", "-K", "--checksig", "-qa"):
-        f.ask("rpm: not a query")
+        f.ask("rpm: installs or changes packages (not a query)",
+              p.has("-i", "-U", "-F", "--install", "--upgrade", "--freshen", "--reinstall"))
 
 
 def pacman(f: Findings, p: Parsed, depth: int) -> None:
@@ -367,7 +392,8 @@ def pacman(f: Findings, p: Parsed, depth: int) -> None:
         return
     if op in ("S", "F") and rest and rest <= set("silgpq") and "y" not in rest:
         return
-    f.ask(f"{p.name}: installs, upgrades or syncs packages")
+    f.ask(f"{p.name}: installs, upgrades or syncs packages for the whole system (code from "
+          "a download runs)", op in ("S", "U") or bool(longs & {"--sync", "--upgrade"}))
 
 
 def nix_env(f: Findings, p: Parsed, depth: int) -> None:
@@ -375,18 +401,140 @@ def nix_env(f: Findings, p: Parsed, depth: int) -> None:
     if words & {"-e", "--uninstall", "--delete-generations", "--rollback"}:
         f.ask("nix-env: removes packages or generations", True)
     elif not words & {"-q", "--query", "--list-generations", "--version"}:
-        f.ask("nix-env: installs or changes packages")
+        f.ask("nix-env: installs or changes the packages of your account", True)
+
+
+PIP_VALUES = frozenset({"-r", "--requirement", "-c", "--constraint", "-e", "--editable",
+                        "-t", "--target", "--prefix", "--root", "-i", "--index-url",
+                        "--extra-index-url", "-f", "--find-links", "--platform",
+                        "--python-version", "--implementation", "--abi", "--upgrade-strategy",
+                        "--src", "-C", "--config-settings", "--global-option",
+                        "--no-binary", "--only-binary", "--progress-bar", "--report",
+                        "--trusted-host", "--cert", "--client-cert", "--cache-dir", "--log",
+                        "--timeout", "--retries", "--exists-action", "--proxy",
+                        "--keyring-provider", "--python", "-p", "--group", "--extra",
+                        "--dest", "-d", "--root-user-action", "--override", "--with"})
+OUTSIDE_VENV = ("--user", "--break-system-packages", "--root", "--prefix", "--target", "-t",
+                "--system", "--home", "--install-option")
+VENV_BIN = re.compile(r"(^|/)(\.?venv|\.?env|\.tox/[^/]+|\.nox/[^/]+|virtualenvs?/[^/]+|"
+                      r"envs/[^/]+|\.direnv/[^/]+)/(bin|Scripts)/[^/]+$")
+
+
+def install_words(p: Parsed) -> tuple[list[str], list[str]]:
+    """(options, package operands) after the install verb: option values are skipped."""
+    words = p.argv[p.argv.index(p.verbs[-1]) + 1:] if p.verbs and p.verbs[-1] in p.argv \
+        else p.argv[1:]
+    options: list[str] = []
+    packages: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        if word.startswith("-"):
+            options.append(word.split("=", 1)[0])
+            skip = word in PIP_VALUES
+            continue
+        packages.append(word)
+    return options, packages
+
+
+def local_package(word: str) -> bool:
+    return "/" in word or word.startswith(".") or word.endswith((".whl", ".tar.gz", ".zip"))
 
 
 def pip_install(f: Findings, p: Parsed, depth: int) -> None:
     """Installing from an index, a URL or a VCS address given on the command line trusts a
-    source nobody vetted."""
+    source nobody vetted; installing outside a virtual environment (``--user``,
+    ``--target``, ``--break-system-packages``) or a package named from the index with a pip
+    that is not a virtual environment's changes the system or the account."""
     words = p.argv[p.argv.index(p.verbs[-1]) + 1:] if p.verbs else []
     if any(w.split("=", 1)[0] in ("-i", "--index-url", "--extra-index-url", "-f",
                                   "--find-links", "--trusted-host") or w.startswith("-i")
            or re.match(r"^(git\+|hg\+|svn\+|bzr\+|https?://|file:)", w) for w in words):
         f.ask(f"{p.name} {p.verbs[-1]}: installs from a source given on the command line",
               True)
+    if p.verbs[-1:] != ["install"]:
+        return
+    options, packages = install_words(p)
+    if set(options) & set(OUTSIDE_VENV):
+        f.ask(f"{p.name} install: installs outside a virtual environment (for the system "
+              "or your account)", True)
+    elif not VENV_BIN.search(p.argv[0]) and any(not local_package(w) for w in packages):
+        f.ask(f"{p.name} install: installs a package from the index into the environment "
+              "this pip belongs to (the system's or your account's unless a virtual "
+              "environment is active)", True)
+
+
+def uv_pip_install(f: Findings, p: Parsed, depth: int) -> None:
+    options, packages = install_words(p)
+    if set(options) & set(OUTSIDE_VENV) or set(options) & {"-i", "--index-url",
+                                                          "--extra-index-url", "-f",
+                                                          "--find-links"} or any(
+            re.match(r"^(git\+|https?://|file:)", w) for w in packages):
+        f.ask("uv pip: installs outside the project's environment or from a source given "
+              "on the command line", True)
+
+
+JS_GLOBAL = re.compile(r"^(-g|--global|--location=global|-[a-zA-Z]*g[a-zA-Z]*)$")
+
+
+def js_global(f: Findings, p: Parsed, depth: int) -> None:
+    """npm/pnpm/bun install, link and update: ``-g`` (before or after the verb), a
+    ``--prefix`` outside the project or a registry given inline install for the whole
+    account or from an unvetted source; ``npm link`` alone links into the global tree."""
+    words = p.argv[1:]
+    verb = p.verbs[-1] if p.verbs else ""
+    after = p.argv[p.argv.index(verb) + 1:] if verb in p.argv else []
+    if any(JS_GLOBAL.match(w) for w in words if not w.startswith("--") or "global" in w) \
+            or any(w == "--location" and k + 1 < len(words) and words[k + 1] == "global"
+                   for k, w in enumerate(words)):
+        f.ask(f"{p.name} {verb}: installs packages for your whole account (-g)", True)
+    for k, word in enumerate(words):
+        if word.split("=", 1)[0] in ("--prefix", "--registry", "--dir", "-C") and (
+                "=" in word or k + 1 < len(words)):
+            value = word.split("=", 1)[1] if "=" in word else words[k + 1]
+            if word.startswith("--registry") or not within(
+                    expand(value, f.cwd, f.home), f.work_tree()):
+                f.ask(f"{p.name} {verb}: installs outside the project or from a registry "
+                      "given inline", True)
+    if p.name == "npm" and verb in ("link", "ln") and not [w for w in after
+                                                             if not w.startswith("-")]:
+        f.ask("npm link: links the project into your global packages", True)
+
+
+def gem_sources(f: Findings, p: Parsed, depth: int) -> None:
+    if any(w.startswith(("-a", "--add", "-r", "--remove", "-c", "--clear-all", "-u",
+                         "--update", "-f", "--force")) for w in p.argv[2:]) or \
+            any(not a.text.startswith("-") for a in p.operands):
+        f.ask("gem sources: changes where gems are installed from", True)
+
+
+SYSTEM_READS = {"emerge": ("--search", "-s", "--searchdesc", "-S", "--pretend", "-p",
+                           "--info", "--version"),
+                "opkg": ("list", "list-installed", "info", "status", "find", "files",
+                         "search", "whatdepends"),
+                "guix": ("search", "show", "describe", "package --list-installed",
+                         "--version"),
+                "mas": ("list", "search", "info", "outdated", "account", "version"),
+                "pkgin": ("list", "ls", "search", "se", "show-deps", "sd", "avail", "av"),
+                "eopkg": ("list-installed", "li", "info", "search", "sr"),
+                "swupd": ("bundle-list", "search", "info"),
+                "pkcon": ("search", "get-details", "get-packages", "resolve"),
+                "cpanm": ("--info", "--look", "--installdeps"),
+                "cpan": ("-l", "-D", "-O", "-a")}
+
+
+def system_install(f: Findings, p: Parsed, depth: int) -> None:
+    words = p.argv[1:]
+    reads = SYSTEM_READS.get(p.name, ())
+    if words and (words[0] in reads or " ".join(words[:2]) in reads):
+        return
+    removes = any(w in ("remove", "uninstall", "--unmerge", "-C", "--depclean", "erase",
+                        "autoremove", "purge", "-R") for w in words)
+    f.ask(f"{p.name}: removes packages" if removes else
+          f"{p.name}: installs or upgrades packages for the whole system (code from a "
+          "download runs)", True)
 
 
 def apt_options(f: Findings, p: Parsed, depth: int) -> None:
@@ -396,7 +544,8 @@ def apt_options(f: Findings, p: Parsed, depth: int) -> None:
 
 
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
-    "pip_install": pip_install, "apt_options": apt_options,
+    "pip_install": pip_install, "apt_options": apt_options, "uv_pip_install": uv_pip_install,
+    "js_global": js_global, "gem_sources": gem_sources, "system_install": system_install,
     "python": python, "script": script, "compiler": compiler, "rustc": rustc, "java": java,
     "tsc": tsc, "dotnet": dotnet, "make": make, "cmake": cmake, "ninja": ninja,
     "build": build, "editor": editor, "linter": linter, "formatter": formatter,

@@ -146,10 +146,22 @@ def config(f: Findings, p: Parsed, depth: int) -> None:
         f.ask("git config: changes the configuration")
 
 
+SCP_LIKE = re.compile(r"^(?:[\w.-]+@)?(\[[^\]]+\]|[\w.-]+):")
+
+
 def remote_url(f: Findings, p: Parsed, depth: int) -> None:
     for arg in p.operands:
         if arg.text.startswith(("ext::", "fd::")) or "::" in arg.text.split("/", 1)[0]:
             f.ask(f"git {p.verbs[0]}: a remote helper address runs a command (ext::)", True)
+        elif "://" in arg.text and not arg.dynamic:
+            reason = roles.url_reason(arg.text.split("://", 1)[1])
+            if reason:
+                f.ask(f"git {p.verbs[0]}: {reason}", True)
+        elif not arg.dynamic and (shape := SCP_LIKE.match(arg.text)) and \
+                not os.path.exists(expand(arg.text, f.cwd, f.home)):
+            reason = roles.internal_host(shape.group(1))
+            if reason:
+                f.ask(f"git {p.verbs[0]}: {reason}", True)
 
 
 def clean(f: Findings, p: Parsed, depth: int) -> None:

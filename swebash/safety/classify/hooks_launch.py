@@ -93,6 +93,13 @@ GPG_READ = frozenset({"--list-keys", "-k", "--list-public-keys", "--list-secret-
                       "--batch", "--no-tty", "--quiet", "-q", "-v", "--verbose"})
 
 
+# commands that change the keyring in your home (not a file in the tree)
+GPG_KEYRING = re.compile(r"--(delete|import|recv|edit-key|gen-key|full-gen|generate-key|"
+                         r"full-generate|quick-|sign-key|lsign|tsign|refresh|update-trustdb|"
+                         r"fetch-keys|card-edit|change-passphrase|passwd|send-keys|"
+                         r"locate-keys|auto-key-locate|import-ownertrust)")
+
+
 def gpg(f: Findings, p: Parsed, depth: int) -> None:
     words = p.argv[1:]
     if any(w.startswith(("--export-secret", "--decrypt", "-d", "--export-ownertrust",
@@ -102,6 +109,8 @@ def gpg(f: Findings, p: Parsed, depth: int) -> None:
     for word in words:
         if not word.startswith("-"):
             read_path(f, word)
+    if any(GPG_KEYRING.match(w) for w in words):
+        f.ask("gpg: changes your keyring (keys, trust, key servers)", True)
     if not all(w in GPG_READ or not w.startswith("-") for w in words):
         f.ask("gpg: changes the keyring or signs, encrypts or decrypts")
     elif not any(w.startswith("-") for w in words) and words:

@@ -65,7 +65,8 @@ def version_manager(f: Findings, p: Parsed, depth: int) -> None:
     if verb in MANAGER_READ or (not verb and p.argv[1:] in ([], ["-v"], ["--version"])):
         return
     f.ask(f"{p.name} {verb[:12]}: installs, switches or runs toolchains",
-          verb in ("uninstall", "remove", "rm", "unalias"))
+          verb in ("uninstall", "remove", "rm", "unalias", "install", "global", "default",
+                   "alias", "update", "upgrade", "selfupdate", "self-update", "setup"))
 
 
 RCLONE_READ = frozenset({"ls", "lsd", "lsl", "lsf", "lsjson", "size", "about", "listremotes",
@@ -98,6 +99,9 @@ def glab(f: Findings, p: Parsed, depth: int) -> None:
     words = [w for w in p.argv[1:] if not w.startswith("-")]
     if words[:2] == ["auth", "status"] and "--show-token" not in p.argv and \
             "-t" not in p.argv:
+        return
+    if words[:1] == ["auth"] and ("--show-token" in p.argv or "-t" in p.argv):
+        f.ask("glab auth: prints your GitLab token", True)
         return
     if len(words) > 1 and GLAB_READ.match(words[1]) and "--web" not in p.argv and \
             "-w" not in p.argv:
@@ -213,7 +217,42 @@ def archive_generic(f: Findings, p: Parsed, depth: int) -> None:
                 read_path(f, word)
                 break
         return
-    f.ask(f"{p.name}: extracts or changes an archive")
+    first = words[0] if words else ""
+    creates = (p.name in ("rar", "lha", "lzh") and first[:1] in ("a", "m", "u", "d", "f")) or \
+        (p.name == "jar" and set(first.lstrip("-")) & set("cu") and "x" not in first) or \
+        (p.name == "pax" and any(w.startswith("-w") for w in words)) or \
+        (p.name == "dpkg-deb" and first in ("-b", "--build", "--root-owner-group"))
+    if creates:
+        f.ask(f"{p.name}: creates or changes an archive")
+    else:
+        f.ask(f"{p.name}: extracts files (they may overwrite existing ones)", True)
+
+
+def unsquashfs(f: Findings, p: Parsed, depth: int) -> None:
+    if not p.has("-l", "-ll", "-lln", "-lls", "-s", "-stat", "-lc"):
+        f.ask("unsquashfs: extracts files (they may overwrite existing ones)", True)
+    for arg in p.operands[:1]:
+        read_path(f, arg.text)
+
+
+def atool(f: Findings, p: Parsed, depth: int) -> None:
+    """atool's names say the mode (``als`` lists, ``aunpack`` extracts); ``atool -l``."""
+    words = p.argv[1:]
+    mode = {"als": "l", "acat": "c", "adiff": "d", "aunpack": "x", "apack": "a",
+            "arepack": "r"}.get(p.name, "")
+    for word in words:
+        if word in ("-l", "--list", "list"):
+            mode = mode or "l"
+        elif word in ("-x", "-X", "--extract", "--extract-to", "extract"):
+            mode = "x"
+        elif word in ("-c", "--cat"):
+            mode = mode or "c"
+    if mode in ("l", "c", "d"):
+        return
+    if mode == "x" or not mode:
+        f.ask(f"{p.name}: extracts files (they may overwrite existing ones)", True)
+    else:
+        f.ask(f"{p.name}: creates or changes an archive")
 
 
 def kube_switch(f: Findings, p: Parsed, depth: int) -> None:
@@ -274,6 +313,7 @@ def run_parts(f: Findings, p: Parsed, depth: int) -> None:
 
 
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
+    "unsquashfs": unsquashfs, "atool": atool,
     "run_parts": run_parts, "compiler_cache": compiler_cache, "profiler": profiler,
     "archive_generic": archive_generic, "kube_switch": kube_switch, "etcd": etcd,
     "browser": browser, "remote_shell": remote_shell, "vcs_generic": vcs_generic,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from swebash.safety.classify import roles
+from swebash.safety.classify import hosts, roles
 from swebash.safety.classify.checks import read_path
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
@@ -28,6 +28,64 @@ def net_dynamic(f: Findings, p: Parsed, depth: int) -> None:
     sends_runtime_values(f, p)
 
 
+# Request headers known to carry no credential and not to change where a request goes.
+PLAIN_HEADERS = frozenset({
+    "accept", "accept-charset", "accept-encoding", "accept-language", "accept-datetime",
+    "user-agent", "content-type", "cache-control", "pragma", "if-match", "if-none-match",
+    "if-modified-since", "if-unmodified-since", "if-range", "range", "referer", "origin",
+    "dnt", "te", "upgrade-insecure-requests", "x-github-api-version", "x-requested-with",
+    "connection", "expect", "content-language", "accept-patch", "prefer", "x-accept",
+    "sec-fetch-mode", "sec-fetch-site", "sec-fetch-dest", "x-ratelimit-policy"})
+CREDENTIAL_HEADER = re.compile(r"(?i)auth|token|secret|key|cookie|session|passw|credential|"
+                               r"signature|bearer|jwt|csrf|xsrf|private|saml|sso|ticket|"
+                               r"assertion|identity|api[-_]?id|client[-_]?id")
+METADATA_HEADER = re.compile(r"(?i)^(metadata(-flavor)?|x-aws-ec2-metadata-token[\w-]*|"
+                             r"x-google-metadata-request|x-identity-header)$")
+CREDENTIAL_VALUE = re.compile(r"(?i)^\s*(bearer|basic|token|digest|negotiate|ntlm|aws4-|"
+                              r"apikey|key=)\b|^\s*(gh[pousr]_|github_pat_|glpat-|sk-|xox)")
+
+
+def header_reason(header: str) -> tuple[str, bool] | None:
+    """What sending the header ``Name: value`` means (None: it is plain)."""
+    name, _, value = header.partition(":")
+    name = name.strip()
+    low = name.lower()
+    if METADATA_HEADER.match(low):
+        return "sends the header the cloud metadata service requires", True
+    if CREDENTIAL_HEADER.search(low) or CREDENTIAL_VALUE.search(value):
+        return f"sends a credential in a header ({name[:24]})", True
+    if low in PLAIN_HEADERS or (not value.strip() and low in PLAIN_HEADERS):
+        return None
+    return f"sends a header the classifier does not know ({name[:24]})", False
+
+
+def check_header(f: Findings, name: str, header: str) -> None:
+    found = header_reason(header)
+    if found:
+        f.ask(f"{name}: {found[0]}", found[1])
+
+
+def split_colons(value: str) -> list[str]:
+    """``host:port:addr`` split on the colons outside ``[…]`` (IPv6 literals)."""
+    return re.split(r":(?![^\[]*\])", value)
+
+
+def check_route(f: Findings, name: str, option: str, value: str) -> None:
+    """``--resolve``, ``--connect-to``, ``--dns-servers``: where a request really goes."""
+    parts = split_colons(value)
+    if option == "--resolve":
+        places = ":".join(parts[2:]).split(",")
+    elif option == "--connect-to":
+        places = parts[2:3]
+    else:
+        places = [split_colons(v)[0] if v.count(":") <= 1 or v.startswith("[") else v
+                  for v in value.split(",")]
+    for place in places:
+        reason = roles.internal_host(place.strip().lstrip("+"))
+        if reason:
+            f.ask(f"{name}: {option} {reason}", True)
+
+
 def curl(f: Findings, p: Parsed, depth: int) -> None:
     sends_runtime_values(f, p)
     for used in p.options:
@@ -36,18 +94,15 @@ def curl(f: Findings, p: Parsed, depth: int) -> None:
             f.ask(f"curl: makes a {value[:10]} request", value.upper() == "DELETE")
         elif name in ("-w", "--write-out") and ("%output" in value or value.startswith("@")):
             f.ask("curl: --write-out writes or reads a file", True)
-        elif name in ("-H", "--header", "-u", "--user", "--proxy-header") and \
-                value.startswith("@"):
-            f.ask("curl: reads a header or credential file", True)
+        elif name in ("-H", "--header", "--proxy-header") and value.startswith("@"):
+            f.ask("curl: reads a header file into the request", True)
             read_path(f, value[1:])
+        elif name in ("-H", "--header", "--proxy-header"):
+            check_header(f, "curl", value)
         elif name in ("-b", "--cookie") and "=" not in value and value:
-            f.ask("curl: sends cookies read from a file", True)
             read_path(f, value)
-        elif name in ("--resolve", "--connect-to"):
-            for part in value.split(":")[1:]:
-                reason = roles.internal_host(part.strip("[]+"))
-                if reason:
-                    f.ask(f"curl: {reason}", True)
+        elif name in ("--resolve", "--connect-to", "--dns-servers"):
+            check_route(f, "curl", name, value)
         elif used.opt.effect is not None and used.opt.effect.reason == "uploads data":
             source = value.split("=", 1)[-1] if UPLOAD_FILE.search(value) else ""
             if name in ("-T", "--upload-file") or UPLOAD_FILE.search(value):
@@ -58,38 +113,71 @@ def curl(f: Findings, p: Parsed, depth: int) -> None:
 
 def wget(f: Findings, p: Parsed, depth: int) -> None:
     sends_runtime_values(f, p)
+    for used in p.options:
+        if used.opt.name == "--header" and used.value is not None:
+            check_header(f, p.name, used.value)
+        elif used.opt.name == "--dns-servers" and used.value is not None:
+            check_route(f, p.name, "--dns-servers", used.value)
     to_stdout = p.values("-O", "--output-document")[-1:] == ["-"]
     if not to_stdout and not p.has("--spider"):
         f.ask(f"{p.name}: downloads into a file")
 
 
 HTTPIE_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
-HTTPIE_BODY = re.compile(r"^[^=:@]*(:=@?|=@?|@)")
+# httpie's request-item separators, longest first at the same position
+HTTPIE_SEPARATORS = (":=@", "==@", ":@", "=@", ":=", "==", "=", "@", ":", ";")
+HTTPIE_FIRST = re.compile(r"(?<!\\)[:=@;]")
+
+
+def httpie_item(item: str) -> tuple[str, str, str]:
+    """(name, separator, value) of a request item, as httpie splits it: at the first
+    unescaped separator character, the longest separator that starts there."""
+    match = HTTPIE_FIRST.search(item)
+    if match is None:
+        return item, "", ""
+    at = match.start()
+    separator = next(s for s in HTTPIE_SEPARATORS if item.startswith(s, at))
+    return item[:at], separator, item[at + len(separator):]
 
 
 def httpie(f: Findings, p: Parsed, depth: int) -> None:
-    """``http [METHOD] URL [ITEM…]``: header (``H:v``) and query (``q==v``) items only
-    read; body items (``f=v``, ``f:=json``) write, file items (``@f``, ``f=@f``) upload."""
+    """``http [METHOD] URL [ITEM…]``: query items (``q==v``) and plain headers only read;
+    credential headers send secrets; body items (``f=v``, ``f:=json``) write; anything
+    that reads a local file into the request (``@f``, ``f@file``, ``f=@file``,
+    ``H:@file``, ``q==@file``) uploads it."""
     sends_runtime_values(f, p)
+    for value in p.values("--resolve"):
+        check_route(f, p.name, "--resolve", value)
     words = [a.text for a in p.operands]
-    if words and words[0].upper() in HTTPIE_METHODS:
+    if words and words[0].upper() in HTTPIE_METHODS and not words[0].startswith(":"):
         method = words.pop(0).upper()
         if method not in ("GET", "HEAD", "OPTIONS"):
             f.ask(f"{p.name}: makes a {method} request", method == "DELETE")
     if words:
-        roles.url(f, p.name, words.pop(0), False)
+        target = words.pop(0)
+        if target.startswith(":"):  # `:3000/path` is localhost
+            f.ask(f"{p.name}: {hosts.LOCAL}", True)
+        else:
+            roles.url(f, p.name, target, False)
     for item in words:
-        if "==" in item.split("=", 2)[0] + "==" and "==" in item:
-            continue
-        if re.match(r"^[\w-]+:(?!=)", item):
-            continue  # a header
-        if "@" in item and (item.startswith("@") or re.search(r"(=|:=)@", item)):
-            f.ask(f"{p.name}: uploads a file", True)
-            read_path(f, item.split("@", 1)[1])
-        elif HTTPIE_BODY.match(item):
+        name, separator, value = httpie_item(item)
+        if separator in ("@", "=@", ":=@", "==@", ":@") or (not separator and
+                                                            item.startswith("@")):
+            f.ask(f"{p.name}: reads a local file into the request", True)
+            read_path(f, value)
+        elif separator == ":":
+            check_header(f, p.name, f"{name}:{value}")
+        elif separator in ("=", ":="):
             f.ask(f"{p.name}: sends a request body (a write request)")
+        elif not separator:
+            f.ask(f"{p.name}: an argument that is not a request item ({item[:20]})")
     if p.has("-d", "--download", "-c", "--continue"):
         f.ask(f"{p.name}: downloads into a file")
+
+
+def curlie(f: Findings, p: Parsed, depth: int) -> None:
+    curl(f, p, depth)
+    httpie(f, p, depth)
 
 
 LOCAL_COMMAND = re.compile(r"(?i)(proxycommand|localcommand|permitlocalcommand|"
@@ -201,66 +289,6 @@ def getent(f: Findings, p: Parsed, depth: int) -> None:
         f.ask("getent: reads password hashes", True)
 
 
-def ifconfig(f: Findings, p: Parsed, depth: int) -> None:
-    if len(p.operands) > 1:
-        words = {a.text for a in p.operands[1:]}
-        f.ask("ifconfig: changes an interface", bool(words & {"down", "del"}))
-
-
-def route(f: Findings, p: Parsed, depth: int) -> None:
-    if p.operands:
-        verb = p.operands[0].text
-        f.ask(f"route {verb[:10]}: changes the routing table", verb in ("del", "flush"))
-
-
-NMCLI_READS = {"general g": "status s hostname h permissions p logging l", "device d":
-               "status s show sh list wifi lldp", "connection c con": "show s",
-               "radio r": "all wifi wwan", "networking n": "connectivity c", "monitor m": ""}
-
-
-def nmcli(f: Findings, p: Parsed, depth: int) -> None:
-    words = [a.text for a in p.operands]
-    if not words:
-        return
-    group = next((k for k in NMCLI_READS if any(n.startswith(words[0]) for n in k.split())),
-                 None)
-    verbs = NMCLI_READS.get(group or "", "").split()
-    if group is None or (len(words) > 1 and not any(v.startswith(words[1]) for v in verbs)) or (
-            group.startswith("radio") and len(words) > 2) or (
-            group.startswith("device") and words[1:3] == ["wifi", "show-password"]) or (
-            group.startswith("device") and words[1:2] == ["wifi"] and
-            words[2:3] not in ([], ["list"])):
-        f.ask("nmcli: changes the network configuration or shows secrets",
-              any(w in ("delete", "down", "off", "show-password") for w in words))
-
-
-IW_WRITES = frozenset({"set", "connect", "disconnect", "del", "add", "interface", "reg",
-                       "switch", "ibss", "mesh", "ocb", "offchannel", "wowlan", "coalesce",
-                       "cqm", "vendor", "ap", "start", "stop", "join", "leave"})
-
-
-def iw(f: Findings, p: Parsed, depth: int) -> None:
-    if IW_WRITES & {a.text for a in p.operands}:
-        f.ask(f"{p.name}: changes the wireless configuration")
-
-
-def ethtool_args(f: Findings, p: Parsed, depth: int) -> None:
-    if len(p.operands) > 1:
-        f.ask("ethtool: changes an interface's settings")
-
-
-SHOW_WORDS = frozenset({"show", "list", "ls", "sh", "s", "l", "dev", "link", "fdb", "mdb",
-                        "vlan", "qdisc", "class", "filter", "monitor", "stats"})
-
-
-def show_only(f: Findings, p: Parsed, depth: int) -> None:
-    if any(a.text in ("add", "del", "delete", "change", "replace", "flush", "set", "link set")
-           for a in p.operands):
-        f.ask(f"{p.name}: changes the network configuration",
-              any(a.text in ("del", "delete", "flush") for a in p.operands) or
-              any("loss" in a.text for a in p.operands))
-
-
 def nmap(f: Findings, p: Parsed, depth: int) -> None:
     sends_runtime_values(f, p)
     for k, word in enumerate(p.argv[1:], 1):
@@ -327,7 +355,8 @@ def ssh_keygen(f: Findings, p: Parsed, depth: int) -> None:
     words = p.argv[1:]
     flags = "".join(w[1:] for w in words if re.fullmatch(r"-[a-zA-Z]+", w))
     if not (set(flags) & set("lFB")) or set(flags) & set("RtpcNeiyAKkHrusIDMOYg"):
-        f.ask("ssh-keygen: creates or changes keys or known_hosts")
+        f.ask("ssh-keygen: creates or changes keys or known_hosts",
+              bool(set(flags) & set("RH")))  # your known_hosts, outside the tree
     for k, word in enumerate(words):
         if word == "-f" and k + 1 < len(words):
             read_path(f, words[k + 1])
@@ -338,17 +367,11 @@ def ssh_add(f: Findings, p: Parsed, depth: int) -> None:
         f.ask("ssh-add: changes the keys the agent holds", "-D" in p.argv)
 
 
-def ip_write(f: Findings, p: Parsed, depth: int) -> None:
-    if {a.text for a in p.operands} & {"down", "nomaster", "flush", "del", "delete"}:
-        f.ask(f"ip {' '.join(p.verbs)[:20]}: takes down or removes network configuration",
-              True)
-
-
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
-    "curl": curl, "wget": wget, "httpie": httpie, "ssh": ssh, "scp": scp, "rsync": rsync,
+    "curl": curl, "wget": wget, "httpie": httpie, "curlie": curlie, "ssh": ssh, "scp": scp,
+    "rsync": rsync,
     "netcat": netcat, "aria2c": aria2c, "net_dynamic": net_dynamic, "nslookup": nslookup,
-    "getent": getent, "resolvectl": net_dynamic, "ifconfig": ifconfig, "route": route,
-    "nmcli": nmcli, "iw": iw, "ethtool_args": ethtool_args, "show_only": show_only,
+    "getent": getent, "resolvectl": net_dynamic,
     "nmap": nmap, "tcpdump": tcpdump, "openssl": openssl, "ssh_keygen": ssh_keygen,
-    "ssh_add": ssh_add, "ip_write": ip_write,
+    "ssh_add": ssh_add,
 }

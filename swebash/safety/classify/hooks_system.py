@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from swebash.safety.classify import roles
+from swebash.safety.classify import processes, roles
 from swebash.safety.classify.checks import read_path
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
@@ -201,6 +201,8 @@ def tracer(f: Findings, p: Parsed, depth: int) -> None:
     """strace/ltrace: attaching reads another process's data; -o writes a file; the
     command traced is judged itself."""
     words = words_of(p)
+    if processes.attaches(words):
+        f.ask(f"{p.name}: attaches to a running process (it can read its memory)", True)
     k = 0
     while k < len(words):
         word = words[k]
@@ -209,8 +211,6 @@ def tracer(f: Findings, p: Parsed, depth: int) -> None:
             break
         if not word.startswith("-"):
             break
-        if word.startswith(("-p", "--attach")):
-            f.ask(f"{p.name}: attaches to a running process (it can read its memory)", True)
         if word in ("-o", "--output") and k + 1 < len(words):
             roles.check(f, p.name, "w", words[k + 1], p.dynamic[k + 2], depth)
             k += 2
@@ -237,8 +237,7 @@ DEBUG_RUNS = re.compile(r"(^\s*(shell|!|python|pi|call|print\s+.*\(|dump|restore
 
 def debugger(f: Findings, p: Parsed, depth: int) -> None:
     words = words_of(p)
-    if any(w in ("-p", "--pid", "-pid", "--attach-pid", "-attach") or (w.startswith(
-            ("--pid=", "-p")) and w[2:].isdigit()) for w in words):
+    if processes.attaches(words, debugger=True):
         f.ask(f"{p.name}: attaches to a running process (it can read its memory)", True)
     commands = [words[k + 1] for k, w in enumerate(words[:-1])
                 if w in ("-ex", "--ex", "-iex", "-eval-command", "--eval-command", "-o",
@@ -302,10 +301,18 @@ TMUX_ATTACH = frozenset({"attach", "attach-session", "a", "at", "switch-client",
                          "detach-client", "detach"})
 
 
+# what other panes show and what was copied in them: outside this command, often secret
+TMUX_SCREEN = frozenset({"capture-pane", "capturep", "show-buffer", "showb", "save-buffer",
+                         "saveb", "list-buffers", "lsb", "choose-buffer"})
+
+
 def tmux(f: Findings, p: Parsed, depth: int) -> None:
     """A tmux or screen server runs outside the sandbox: anything that starts a process
     or types into a pane escapes it."""
     verbs = [a.text for a in p.operands if a.text not in (";", "\\;")][:1]
+    if verbs and verbs[0] in TMUX_SCREEN:
+        f.ask("tmux: reads what another pane shows or holds (it may hold secrets)", True)
+        return
     if not verbs or verbs[0] in TMUX_READ:
         if verbs[:1] == ["display-message"] and "-p" not in p.argv:
             f.ask("tmux: shows a message on another client")
@@ -316,13 +323,28 @@ def tmux(f: Findings, p: Parsed, depth: int) -> None:
     f.ask("tmux: runs, types or changes things in a terminal outside the sandbox", True)
 
 
+SCREEN_VALUES = frozenset("SctThpeL")  # letters whose option takes the next word
+
+
 def screen(f: Findings, p: Parsed, depth: int) -> None:
-    words = words_of(p)
+    """``screen [options] [cmd args]``: a detached session (-d -m) or a command sent to a
+    running one (-X) runs outside the sandbox; the command it starts is judged itself."""
+    words, dyn = words_of(p), list(p.dynamic[1:])
     if words and set(words) <= {"-ls", "-list", "-v", "--version", "-q"}:
         return
-    f.ask("screen: runs or types commands in a terminal outside the sandbox",
-          any(w in ("-X", "-dm", "-Dm", "-d", "-m", "-c") or w.startswith("-X")
-              for w in words) or not words)
+    outside = not words
+    k = 0
+    while k < len(words) and words[k].startswith("-") and len(words[k]) > 1:
+        letters = words[k][1:]
+        if letters.startswith(("X", "Logfile")) or set(letters) & set("dDm"):
+            outside = True
+        if letters.startswith("X"):
+            f.ask("screen -X: types or runs commands in a running session", True)
+            return
+        k += 2 if letters[-1] in SCREEN_VALUES and not letters.startswith("Logfile") else 1
+    f.ask("screen: runs or types commands in a terminal outside the sandbox", outside)
+    if k < len(words):
+        f.judge(f, words[k:], dyn[k:], depth)
 
 
 def typist(f: Findings, p: Parsed, depth: int) -> None:
@@ -337,10 +359,14 @@ def typist(f: Findings, p: Parsed, depth: int) -> None:
 
 
 def clipboard(f: Findings, p: Parsed, depth: int) -> None:
+    """The clipboard is outside the tree in both directions: it holds what you copied last
+    (often a password), and what is put there is what you paste next (into a terminal)."""
     words = words_of(p)
-    if any(w in ("-o", "--output", "-out") for w in words):
+    if any(w in ("-o", "--output", "-out") or re.fullmatch(r"-[a-z]*o[a-z]*", w)
+           for w in words if p.name in ("xclip", "xsel")):
+        f.ask(f"{p.name}: reads the clipboard (it may hold a password)", True)
         return
-    f.ask(f"{p.name}: copies data to the clipboard")
+    f.ask(f"{p.name}: sets the clipboard (what you paste next)", True)
 
 
 def settings(f: Findings, p: Parsed, depth: int) -> None:

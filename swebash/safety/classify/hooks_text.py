@@ -9,7 +9,7 @@ import os
 import re
 from collections.abc import Callable
 
-from swebash.safety.classify import roles, scripts
+from swebash.safety.classify import envflow, roles, scripts
 from swebash.safety.classify.checks import read_path, write_target
 from swebash.safety.classify.grammar import Spec
 from swebash.safety.classify.model import Findings
@@ -189,7 +189,12 @@ def jq(f: Findings, p: Parsed, depth: int) -> None:
         if JQ_LOADS.search(text):
             f.ask(f"{p.name}: the filter loads other files")
         if JQ_ENV.search(text):
-            f.ask(f"{p.name}: the filter reads environment variables")
+            whole = re.search(r"(\$ENV|\benv)(?!\s*\.\s*\w)", text)
+            secret = any(envflow.is_secret(n, f) for n in re.findall(
+                r"(?:\$ENV|\benv)\s*\.\s*(\w+)", text))
+            f.ask(f"{p.name}: the filter reads " + ("secret environment variables, which it "
+                  "can reshape" if whole or secret else "environment variables"),
+                  bool(whole or secret))
     positional = p.has("--args", "--jsonargs")
     for arg in operands:
         if not positional:
@@ -244,9 +249,17 @@ def tee(f: Findings, p: Parsed, depth: int) -> None:
 
 
 def compress(f: Findings, p: Parsed, depth: int) -> None:
-    """Listing, testing or writing to stdout only reads; anything else replaces files."""
-    if not p.has("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"):
-        f.ask(f"{p.name}: replaces files with their (de)compressed form")
+    """Listing, testing, writing to stdout or filtering stdin only reads; keeping the
+    original writes a new file; anything else replaces files (overwriting the output when
+    it exists, deleting the input)."""
+    if p.has("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test") or \
+            all(a.text == "-" for a in p.operands):
+        return
+    if p.has("-k", "--keep") and not p.has("-f", "--force"):
+        f.ask(f"{p.name}: writes the (de)compressed file next to the original")
+        return
+    f.ask(f"{p.name}: replaces files with their (de)compressed form (it may overwrite one)",
+          True)
 
 
 TAR_MODES = {"-c": "create", "--create": "create", "-x": "extract", "--extract": "extract",
@@ -271,7 +284,7 @@ def tar(f: Findings, p: Parsed, depth: int) -> None:
             read_path(f, archive)
         if p.has("-O", "--to-stdout"):
             return
-        f.ask("tar: extracts files")
+        f.ask("tar: extracts files (they may overwrite existing ones)", True)
         if p.has("-P", "--absolute-names"):
             f.ask("tar: writes to the absolute paths the archive names", True)
         for target in p.values("-C", "--directory") or ["."]:
@@ -308,7 +321,9 @@ def tar_prep(spec: Spec, argv: list[str], dynamic: list[bool]
 
 def unzip(f: Findings, p: Parsed, depth: int) -> None:
     if p.name == "unzip" and not p.has("-l", "-v", "-t", "-z", "-Z", "-Z1", "-p", "-c"):
-        f.ask("unzip: extracts files")
+        f.ask("unzip: extracts files" + ("" if p.has("-n") else
+                                         " (they may overwrite existing ones)"),
+              not p.has("-n"))
         for target in p.values("-d") or ["."]:
             write_target(f, target, "unzip", overwrite_is_dangerous=False)
 
@@ -330,7 +345,11 @@ def cpio(f: Findings, p: Parsed, depth: int) -> None:
             f.ask("cpio: a host:file archive is reached through a remote shell", True)
         elif not p.has("-o", "--create"):
             read_path(f, archive)
-    if not p.has("-t", "--list"):
+    if p.has("-t", "--list"):
+        pass
+    elif p.has("-i", "--extract", "-p", "--pass-through"):
+        f.ask("cpio: extracts or copies files (they may overwrite existing ones)", True)
+    elif not p.has("-t", "--list"):
         f.ask("cpio: not listing an archive (-t)")
 
 
@@ -340,8 +359,10 @@ def ar(f: Findings, p: Parsed, depth: int) -> None:
     letters = {u.opt.name[1] for u in p.options if u.opt.name in ("-t", "-p", "-x")}
     if operands and not p.argv[1].startswith("-") and not operands[0].dynamic:
         letters |= set(operands.pop(0).text)
-    if not letters & set("tp") or letters & set("xrqdmsb"):
-        f.ask(f"{p.name}: changes or extracts an archive")
+    if "x" in letters:
+        f.ask(f"{p.name}: extracts files (they may overwrite existing ones)", True)
+    elif not letters & set("tp") or letters & set("rqdmsb"):
+        f.ask(f"{p.name}: changes an archive")
     for arg in operands[:1]:
         roles.check(f, p.name, "r", arg.text, arg.dynamic, depth)
 

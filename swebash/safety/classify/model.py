@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from swebash.api import Verdict
-from swebash.safety.paths import expand
+from swebash.safety.paths import expand, working_tree
 
 MAX_DEPTH = 8  # nested `bash -c` / eval strings
 BUDGET_SECONDS = 0.5
@@ -75,6 +75,17 @@ class Findings:
     loose: int = 0
     asks: int = 0
     deadline: float = field(default_factory=lambda: time.monotonic() + BUDGET_SECONDS)
+    tree: str = ""  # the working tree (git root of cwd), found on first use
+    # variables given a secret variable's value in this command (`x=$GITHUB_TOKEN`)
+    secret_vars: set[str] = field(default_factory=set)
+    # variables holding the PID of a job this command started (`p=$!`)
+    own_pids: set[str] = field(default_factory=set)
+    # streams: inside how many `$( )` the walk is (their output is held in memory), whether
+    # some stage writes endlessly to stdout, and whether stdout goes to a file around a group,
+    # a function or `exec` (the two together fill the disk)
+    capturing: int = 0
+    endless_stdout: bool = False
+    stdout_to_file: bool = False
     # the argv of the pipeline stage feeding this one (`find … | xargs grep`), when known
     feed: list[str] | None = None
     feed_kind: Callable[[Findings, list[str]], str] = lambda f, argv: "unknown"
@@ -123,6 +134,11 @@ class Findings:
         words; None for any other run-time word."""
         match = BOUND_WORD.fullmatch(source)
         return self.bound.get(match.group(1)) if match else None
+
+    def work_tree(self) -> str:
+        if not self.tree:
+            self.tree = working_tree(self.cwd)
+        return self.tree
 
     def tick(self) -> None:
         if time.monotonic() > self.deadline:

@@ -7,14 +7,13 @@ URL policy for fetches, classification for code. Roles are listed in ``grammar.p
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import re
-import socket
 
+from swebash.safety.classify import hosts
 from swebash.safety.classify.checks import read_path, write_target
 from swebash.safety.classify.model import Findings
-from swebash.safety.paths import expand, secret_reason, within
+from swebash.safety.paths import expand, read_place, secret_reason, within
 
 STD_STREAMS = frozenset({"-", "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin",
                          "/dev/fd/1", "/dev/fd/2"})
@@ -56,7 +55,7 @@ def check(f: Findings, name: str, role: str, text: str, dynamic: bool, depth: in
             check_env_name(f, variable, None if dynamic else value)
 
 
-EXPANSION = re.compile(r"\$\{[^}]*\}|\$\(\([^)]*\)\)|\$\([^)]*\)|`[^`]*`|\$[\w$#?!@*-]")
+EXPANSION = re.compile(r"\$\{[^}]*\}|\$\(\([^)]*\)\)|\$\([^)]*\)|`[^`]*`|\$(\w+|[$#?!@*-])")
 
 
 def skeleton_secret(f: Findings, text: str) -> str | None:
@@ -65,6 +64,15 @@ def skeleton_secret(f: Findings, text: str) -> str | None:
     shape = EXPANSION.sub("x", text.replace('"', "").replace("'", ""))
     shape = shape.replace("x/.", f"{f.home}/.") if shape.startswith("x/.") else shape
     return secret_reason(expand(shape, f.cwd, f.home), f.home) if "/" in shape else None
+
+
+def skeleton_place(f: Findings, text: str) -> tuple[str, bool] | None:
+    """Where a path built from the home (``"$HOME/.config/x"``, ``~/$d/x``) lands, when its
+    fixed parts already say."""
+    shape = EXPANSION.sub("x", text.replace('"', "").replace("'", ""))
+    if not shape.startswith(("x/", "~/")):
+        return None
+    return read_place(f.home + shape[1:], f.cwd, f.home, f.work_tree())
 
 
 def read(f: Findings, name: str, role: str, text: str, dynamic: bool) -> None:
@@ -77,14 +85,17 @@ def read(f: Findings, name: str, role: str, text: str, dynamic: bool) -> None:
                 read(f, name, role, value, False)
             return
         secret = skeleton_secret(f, text)
+        where = skeleton_place(f, text) if role in "rt" and not secret else None
         if secret:
             f.ask(f"{name}: reads {secret} through a path built at run time", True)
+        elif where is not None and where[1]:
+            f.ask(f"{name}: {where[0]} (a path built at run time)", True)
         elif role in "rt":
             f.ask(f"{name}: reads a path known only at run time")
         return
     if text in STD_STREAMS or not text:
         return
-    read_path(f, text)
+    read_path(f, text, place=role != "m")
     if role == "t":
         tree(f, name, text, hidden=True)
 
@@ -159,19 +170,11 @@ def secret_under(f: Findings, root: str, hidden: bool) -> str | None:
 # --------------------------------------------------------------------------- network
 
 WEB_SCHEMES = frozenset({"http", "https"})
-METADATA_NAMES = re.compile(r"^(metadata(\.google\.internal)?|instance-data(\.ec2\.internal)?|"
-                            r"metadata\.azure\.(com|internal)|metadata\.packet\.net|"
-                            r"metadata\.platformequinix\.com|[\w.-]*\.metadata\.internal)\.?$",
-                            re.I)
-
-
-# wildcard DNS names that resolve to the address they spell (169.254.169.254.nip.io)
-EMBEDDED_METADATA = re.compile(r"(^|[.-])(169[.-]254[.-]\d{1,3}[.-]\d{1,3}|"
-                               r"a9fea9fe|100[.-]100[.-]100[.-]200)([.-]|$)")
 
 
 def url(f: Findings, name: str, text: str, dynamic: bool) -> None:
-    """A URL fetched: only http(s) to an ordinary host is a plain download."""
+    """A URL fetched: only http(s) to a public host, with no credentials in it, is a plain
+    download."""
     if dynamic:
         f.ask(f"{name}: sends a value known only at run time", True)
         return
@@ -182,55 +185,39 @@ def url(f: Findings, name: str, text: str, dynamic: bool) -> None:
     if scheme not in WEB_SCHEMES:
         f.ask(f"{name}: uses the {scheme[:10]} protocol", True)
         return
-    where = url_host(rest)
-    reason = internal_host(where)
+    reason = url_reason(rest)
     if reason:
         f.ask(f"{name}: {reason}", True)
+
+
+def url_reason(rest: str) -> str | None:
+    """Why a URL (the part after ``scheme://``) is not a plain public address."""
+    if hosts.credentials_in(rest):
+        return "sends credentials written in the URL"
+    return hosts.judge(url_host(rest))
 
 
 def url_host(rest: str) -> str:
-    authority = re.split(r"[/?#]", rest, maxsplit=1)[0]
-    authority = authority.rsplit("@", 1)[-1]
-    if authority.startswith("["):
-        return authority[1:].split("]", 1)[0]
-    return authority.rsplit(":", 1)[0] if authority.count(":") == 1 else authority
+    return hosts.host_of(rest)
 
 
 def internal_host(where: str) -> str | None:
-    """Cloud metadata services hand out the machine's credentials: any spelling of their
-    addresses (decimal, hex, octal, IPv6) or names."""
-    where = where.strip().lower().rstrip(".")
-    if not where:
-        return None
-    if METADATA_NAMES.match(where) or EMBEDDED_METADATA.search(where):
-        return "reaches the cloud metadata service (credentials)"
-    address: ipaddress.IPv4Address | ipaddress.IPv6Address | None = None
-    try:
-        address = ipaddress.ip_address(where.split("%", 1)[0])
-    except ValueError:
-        if re.fullmatch(r"[0-9a-fx.]+", where) and any(c.isdigit() for c in where):
-            try:
-                address = ipaddress.ip_address(socket.inet_ntoa(socket.inet_aton(where)))
-            except OSError:
-                return None
-    if address is None:
-        return None
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    if address.is_link_local or str(address) in ("100.100.100.200", "fd00:ec2::254",
-                                                  "192.0.0.192"):
-        return "reaches the cloud metadata service (credentials)"
-    return None
+    """Why ``where`` is not a public host: the cloud metadata service (credentials), a
+    service on this machine or a private network, or a spelling clients read differently."""
+    return hosts.judge(where)
 
 
 def host(f: Findings, name: str, text: str, dynamic: bool) -> None:
+    """A host reached by a probe (ping, dig, traceroute): a run-time value can carry data
+    out, and the metadata service is never probed; local addresses are fine to probe."""
     if dynamic:
         f.ask(f"{name}: sends a value known only at run time", True)
         return
-    reason = internal_host(text.rsplit("@", 1)[-1].split(":", 1)[0]
-                           if text.count(":") <= 1 else text)
-    if reason:
-        f.ask(f"{name}: {reason}", True)
+    where = text.rsplit("@", 1)[-1]
+    if where.count(":") == 1:
+        where = where.split(":", 1)[0]
+    if hosts.judge(where) == hosts.METADATA:
+        f.ask(f"{name}: {hosts.METADATA}", True)
 
 
 def names_secret(f: Findings, word: str) -> str | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 
-from swebash.safety.classify import roles
+from swebash.safety.classify import envflow, roles
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
 
@@ -162,6 +162,11 @@ def awk(f: Findings, p: Parsed, depth: int) -> None:
     for program in texts:
         if awk_runs(program):
             f.ask(f"{p.name}: program may run commands or write files", True)
+        keys = re.findall(r"ENVIRON\s*\[\s*\"?(\w*)", program)
+        if re.search(r"\bin\s+ENVIRON\b", program) or any(
+                not key or envflow.is_secret(key, f) for key in keys):
+            f.ask(f"{p.name}: the program reads secret environment variables (it can reshape "
+                  "them past redaction)", True)
     for arg in operands:
         if not arg.dynamic and ASSIGNMENT.match(arg.text):
             continue

@@ -44,6 +44,14 @@ LIVE = frozenset({"kubectl", "helm", "terraform", "tofu", "pulumi", "aws", "gclo
                   "nomad", "consul", "vault", "ansible-playbook", "ansible", "systemctl",
                   "service", "firebase", "supabase", "linode-cli", "hcloud", "scw",
                   "ibmcloud", "oci", "aliyun", "kubeadm", "k3s", "minikube", "kind"})
+# how programs that administer the machine are named: `*ctl` control tools, `*adm`, the
+# `update-*`/`dpkg-*`/`grub-*` families, account and disk tools
+ADMIN_NAME = re.compile(r"(ctl|adm|-reconfigure|-config-manager)$|^(update-|dpkg-|grub-|"
+                        r"mkfs|mkswap|swap|fsck|e2fsck|tune2fs|parted|fdisk|gdisk|sgdisk|"
+                        r"cryptsetup|lvcreate|lvremove|vgcreate|pvcreate|mdadm|zpool|zfs|"
+                        r"btrfs|setenforce|semanage|setsebool|aa-|apparmor|(user|group)"
+                        r"(add|mod|del)|chage|vipw|visudo|pam-|authconfig|firewall|ufw|"
+                        r"netplan|ifup|ifdown|modprobe|insmod|rmmod|kexec|sysctl)")
 RUNNERS = re.compile(r"^(/[\w./-]*/)?(sh|bash|zsh|dash|ksh|fish|python[\d.]*|perl|ruby|node|"
                      r"php|lua|nc|ncat|socat|busybox)$")
 LIBRARY = re.compile(r"\.(so(\.\d+)*|dylib|dll|ko)$")
@@ -76,6 +84,8 @@ def unknown_program(f: Findings, name: str, argv: list[str]) -> None:
     destroys(f, name, argv[1:])
     if name in LIVE:
         f.ask(f"{name}: changes live infrastructure", True)
+    elif ADMIN_NAME.search(name.lower()):
+        f.ask(f"{name}: its name says it administers the machine", True)
 
 
 def unknown_verb(f: Findings, label: str, argv: list[str], parsed: Parsed) -> None:
@@ -106,11 +116,15 @@ def destroys(f: Findings, label: str, words: list[str]) -> bool:
 
 
 def words(f: Findings, label: str, argv: list[str], dynamic: list[bool], *,
-          code: bool = True) -> None:
+          code: bool = True, judged: frozenset[int] = frozenset()) -> None:
     """The words of a command that asks: anything that makes it dangerous. ``code``: also
     words that look like programs or code to run (only for a command whose grammar could
-    not place every word — a commit message may quote code)."""
-    for word, is_dynamic in zip(argv[1:], dynamic[1:], strict=False):
+    not place every word — a commit message may quote code). ``judged``: argv indices of
+    files read that the path guard has judged already (their place, not their name,
+    decides)."""
+    for index, (word, is_dynamic) in enumerate(zip(argv[1:], dynamic[1:], strict=False), 1):
+        if index in judged:
+            continue
         if is_dynamic:
             secret = skeleton_secret(f, word.split("=")[-1])
             if secret:

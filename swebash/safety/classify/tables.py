@@ -58,7 +58,7 @@ HIJACK_VARS = re.compile(
 # an unknown one set in front of a command is dangerous, not merely unmodelled.
 HIJACK_LIKE = re.compile(
     r"(?i)(PRELOAD|LIBRARY|LIB_?PATH|_PATH$|INDEX|REGISTRY|_URL$|_URI$|ENDPOINT|PROXY|"
-    r"CONFIG|_HOME$|EDITOR|PAGER|SHELL|OPTS$|OPTIONS|FLAGS$|PLUGIN|HOOK|_CMD$|COMMAND|"
+    r"CONFIG|HOME$|EDITOR|PAGER|SHELL|OPTS$|OPTIONS|FLAGS$|PLUGIN|HOOK|_CMD$|COMMAND|"
     r"PROGRAM|EXEC|INIT$|STARTUP|RC$|PROFILE|_HOST$|SOCK|ASKPASS|CERT|CA_BUNDLE|AGENT|"
     r"WRAPPER|TOOL|LAUNCHER|INTERPRETER|_ENV$|_DIR$|INCLUDE|LOADER|RUNNER|MODULE)")
 # Harmless to set in front of a command; any other variable there makes the command ask.

@@ -21,7 +21,7 @@ import os
 import re
 from typing import Any
 
-from swebash.safety.classify import builtins, checks
+from swebash.safety.classify import builtins, checks, envflow, processes, streams
 from swebash.safety.classify.dispatch import check_argv, judge
 from swebash.safety.classify.hooks_text import feed_kind
 from swebash.safety.classify.model import MAX_DEPTH, Findings, OverBudget, Word, base, text
@@ -83,6 +83,12 @@ def classify(command: str, cwd: str, home: str) -> Findings:
         findings.ask(f"{exc} (treated as dangerous)", True)
     except RecursionError:
         findings.ask("the command nests too deeply to be checked", True)
+    except Exception as exc:  # a fault in a rule must never let a command through
+        findings.ask(f"the classifier failed on this command ({type(exc).__name__}); not "
+                     "checked", True)
+    if findings.endless_stdout and findings.stdout_to_file:
+        findings.ask("an endless stream reaches a file through a group, a function or exec "
+                     "(it fills the disk)", True)
     if findings.tainted and findings.evaluates:
         findings.ask("evaluates a value set at run time as arithmetic or a name (this can run "
                      "code)", dangerous=True)
@@ -172,6 +178,10 @@ class Walker:
         self.f = findings
         self.depth = depth
         self.visits = 0
+        # nodes whose stream and secret flow a pipeline or a redirected statement around them
+        # judges (tree-sitter's node.parent walks from the root: never asked per command)
+        self.enclosed: set[int] = set()
+        self.outer: dict[int, Any] = {}  # pipeline id → the redirected statement around it
 
     def visit(self, node: Any) -> None:
         if not node.is_named:
@@ -184,7 +194,7 @@ class Walker:
         if handler is not None:
             handler(self, node)
         elif kind in ("ERROR", "MISSING"):
-            self.f.ask("the command could not be parsed completely")
+            self.f.ask("the command could not be parsed completely", True)
         elif kind in STRUCTURAL or kind in LEAVES:
             if kind in ("arithmetic_expansion", "c_style_for_statement"):
                 self.f.evaluates.append(kind)
@@ -193,7 +203,8 @@ class Walker:
                 self.f.evaluates.append("(( ))")
             self.children(node)
         else:
-            self.f.ask(f"unfamiliar shell construct ({kind}); not auto-approved")
+            # not walked: whatever it holds is unchecked
+            self.f.ask(f"unfamiliar shell construct ({kind}); not checked", True)
 
     def children(self, node: Any) -> None:
         for child in node.children:
@@ -205,6 +216,8 @@ class Walker:
         """``fed``: the first stage also reads piped data (a here-doc's ``<<EOF | sh``)."""
         first = len(self.f.commands)
         previous: list[str] | None = None
+        named = [c for c in node.children if c.is_named]
+        self.enclosed.update(c.id for c in named)
         for child in node.children:
             before = len(self.f.commands)
             self.f.feed = previous
@@ -215,6 +228,11 @@ class Walker:
             if child.is_named:
                 recorded = self.f.commands[before:]
                 previous = recorded[0] if child.type == "command" and recorded else None
+        raws = [c.text or b"" for c in named]
+        names = [envflow.quick_name(c, raw) for c, raw in zip(named, raws, strict=True)]
+        outer = self.outer.get(node.id)
+        envflow.pipeline(self.f, named, names, outer, raws)
+        streams.pipeline(self.f, named, names, outer, raws)
         stages = self.f.commands[first:]
         for n, argv in enumerate(stages):
             if (n or fed) and runs_stdin_as_code(argv):
@@ -226,6 +244,15 @@ class Walker:
 
     def redirected(self, node: Any) -> None:
         body = node.child_by_field_name("body")
+        if node.id not in self.enclosed:
+            envflow.single(self.f, node)
+            streams.single(self.f, node)
+        if body is not None and streams.hides_stdout_writer(self.f, body, node):
+            self.f.stdout_to_file = True
+        if body is not None:
+            self.enclosed.add(body.id)
+            if body.type == "pipeline":
+                self.outer[body.id] = node
         argv: list[str] | None = None
         if body is not None:
             before = len(self.f.commands)
@@ -273,7 +300,7 @@ class Walker:
         for child in node.named_children:  # `cat <<EOF | sh`: the pipeline hangs off here
             if child.type == "heredoc_start" and not HEREDOC_DELIMITER.fullmatch(text(child)):
                 self.f.ask("a here-document delimiter the parser may read differently from "
-                           "bash")
+                           "bash", True)
             if child.type == "pipeline":
                 self.pipeline(child, fed=True)
             elif child.type not in HEREDOC_PARTS:
@@ -323,6 +350,8 @@ class Walker:
             name = name.split("[", 1)[0]
         word = word_of(value) if value is not None else Word("", False, "")
         self.f.bound.pop(name, None)
+        envflow.assigned(self.f, name, word.source)
+        processes.assigned(self.f, name, word.source)
         check_env_name(self.f, name, None if word.dynamic else word.text, prefix=prefix)
         if word.dynamic or builtins.EXPANDS.search(word.text):
             self.f.tainted = True
@@ -337,6 +366,8 @@ class Walker:
                 value = child.child_by_field_name("value")
                 word = word_of(value) if value is not None else Word("", False, "")
                 name = text(name_node) if name_node is not None else ""
+                envflow.assigned(self.f, name, word.source)
+                processes.assigned(self.f, name, word.source)
                 argv.append(f"{name}={word.text}")
                 dyn.append(word.dynamic and False)
                 if word.dynamic:
@@ -374,6 +405,9 @@ class Walker:
                     self.visit_substitutions(child)
         for child in redirects:
             self.redirect(child, base(words[0].text) if words else "")
+        if node.id not in self.enclosed:
+            streams.single(self.f, node)
+            envflow.single(self.f, node)
         if words:
             name = base(words[0].text)
             if feeds and (name in SHELLS or name in INTERPRETERS or name in STDIN_RUNNERS):
@@ -421,6 +455,12 @@ class Walker:
                 self.f.bound.pop(name, None)
         self.children(node)
 
+    def loop(self, node: Any) -> None:
+        streams.loop(self.f, node)
+        if node.type == "c_style_for_statement":
+            self.f.evaluates.append(node.type)
+        self.children(node)
+
     def test_command(self, node: Any) -> None:
         operators = [text(n) for n in descendants(node, "test_operator")]
         if ARITH_TESTS & set(operators):
@@ -436,6 +476,7 @@ class Walker:
     def expansion(self, node: Any) -> None:
         kinds = [c.type for c in node.children]
         source = text(node)
+        envflow.expansion(self.f, source)
         if kinds[1:2] == ["!"] and not re.search(r"[*@]\}$|\[[*@]\]\}$", source):
             self.f.ask("indirect expansion ${!name} is not checked")
             self.f.evaluates.append("${!x}")
@@ -456,9 +497,13 @@ class Walker:
     def substitution(self, node: Any) -> None:
         source = text(node)
         if source.startswith("`") and "\\`" in source:
-            self.f.ask("nested backticks are not checked")
+            self.f.ask("nested backticks are not checked", True)
             return
-        self.children(node)
+        self.f.capturing += 1
+        try:
+            self.children(node)
+        finally:
+            self.f.capturing -= 1
 
     def visit_substitutions(self, node: Any) -> None:
         stack = [node]
@@ -503,5 +548,6 @@ HANDLERS = {
     "file_redirect": Walker.redirect, "heredoc_redirect": Walker.heredoc,
     "function_definition": Walker.function, "for_statement": Walker.for_loop,
     "test_command": Walker.test_command, "expansion": Walker.expansion,
-    "command_substitution": Walker.substitution,
+    "command_substitution": Walker.substitution, "while_statement": Walker.loop,
+    "c_style_for_statement": Walker.loop,
 }

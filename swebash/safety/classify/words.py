@@ -33,6 +33,10 @@ def unescape_word(raw: str) -> str:
 
 def decode_ansi_c(raw: str) -> str:
     body = raw[2:-1] if raw.startswith("$'") and raw.endswith("'") else raw
+    # bash's own escapes Python's codec lacks: \e and \E are ESC, \cX a control character
+    body = re.sub(r"(?<!\\)((?:\\\\)*)\\[eE]", lambda m: m.group(1) + "\\x1b", body)
+    body = re.sub(r"(?<!\\)((?:\\\\)*)\\c(.)",
+                  lambda m: m.group(1) + f"\\x{ord(m.group(2).upper()) & 0x1f:02x}", body)
     try:
         return codecs.decode(body.encode("latin-1", "backslashreplace"), "unicode_escape")
     except (UnicodeDecodeError, ValueError):

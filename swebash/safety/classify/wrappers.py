@@ -81,8 +81,10 @@ WRAPPERS: dict[str, Wrapper] = {
                     {"-o": "write", "--output": "write"}),
     "nice": Wrapper("n", "", "", ("--adjustment",), numeric=True),
     "ionice": Wrapper("cnpPu", "t", "", ("--class", "--classdata", "--pid", "--pgid", "--uid"),
-                      ("--ignore",), {"-p": "stop", "--pid": "stop", "-P": "stop",
-                                      "--pgid": "stop", "-u": "stop", "--uid": "stop"}),
+                      ("--ignore",), {"-p": "process", "--pid": "process",
+                                      "-P": "process", "--pgid": "process", "-u": "process",
+                                      "--uid": "process", "--help": "stop",
+                                      "--version": "stop"}),
     "stdbuf": Wrapper("ioe", "", "", ("--input", "--output", "--error")),
     "timeout": Wrapper("sk", "v", "", ("--signal", "--kill-after"),
                        ("--preserve-status", "--foreground", "--verbose"), operands=1),
@@ -101,7 +103,9 @@ WRAPPERS: dict[str, Wrapper] = {
     "runuser": Wrapper("ugGs", "lmp", "", ("--user", "--group", "--shell", "--command"),
                        ("--login",), {"-c": "shell", "--command": "shell"},
                        reason=PRIVILEGE, dangerous=True),
-    "taskset": Wrapper("", "apc", "", (), ("--all-tasks", "--pid", "--cpu-list"), operands=1),
+    "taskset": Wrapper("", "ac", "", (), ("--all-tasks", "--cpu-list"), {
+        "-p": "process", "--pid": "process", "--help": "stop", "-h": "stop",
+        "--version": "stop", "-V": "stop"}, operands=1),
     "xargs": Wrapper("aEdILnPs", "0ortpxX", "eil", (
         "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars",
         "--process-slot-var", "--max-lines", "--replace", "--eof"), (
@@ -280,6 +284,9 @@ class Peeler:
         elif action == "exec":
             self.joined = False
         elif action == "stop":
+            self.stopped = True
+        elif action == "process":  # `ionice -c3 -p PID`: another process, not a command
+            self.f.ask(f"{self.name}: changes a running process's scheduling")
             self.stopped = True
         elif action in ("ask", "danger"):
             self.f.ask(f"{self.name}: unfamiliar option {option}", action == "danger")

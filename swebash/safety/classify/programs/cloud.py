@@ -48,8 +48,10 @@ def docker() -> Spec:
         "exec attach debug": live("runs a command inside a container"),
         "cp": live("copies files between a container and the host"),
         "rm rmi kill stop prune pause": live(GONE),
-        "start restart unpause update rename commit export import load save tag push pull "
-        "build login logout": local("changes containers, images or registries"),
+        "start restart unpause update rename commit export import load save tag pull "
+        "build logout": local("changes containers, images or registries"),
+        "push": live("publishes an image to a registry (it can carry files out)"),
+        "login": live("stores registry credentials in your home"),
     }
     return prog(
         "-D -l: --debug --log-level: --context: -c: --tls --tlsverify --tlscacert:m "
@@ -66,8 +68,9 @@ def docker() -> Spec:
                                   "inspect history": reads("-f: --format: -H --human "
                                                            "--no-trunc -q"),
                                   "rm prune": live(GONE),
-                                  "pull push tag build load save import": local(
-                                      "changes images or registries")}),
+                                  "pull tag build load save import": local(
+                                      "changes images or registries"),
+                                  "push": live("publishes an image to a registry")}),
               "volume network context node service stack secret config plugin swarm": prog(
                   subs={"ls list inspect show ps": reads(FORMAT),
                         "rm prune remove": live(GONE),
@@ -79,8 +82,9 @@ def docker() -> Spec:
                                    "prune": live(GONE)}),
               "buildx": prog(subs={"ls version inspect du": reads("--builder:"),
                                    "prune rm": live(GONE),
-                                   "build bake create use stop imagetools": local(
-                                       "builds images")}),
+                                   "build bake create use stop imagetools": prog(
+                                       args="p*", raw=True, effect="builds images",
+                                       hook="image_push")}),
               "compose": compose(),
               "manifest": prog(subs={"inspect": reads("-v --verbose --insecure"),
                                      "create annotate push rm": local("changes manifests")}),
@@ -175,17 +179,20 @@ def kubectl() -> Spec:
                                                             "--revision: -o: -l:"),
                                     "restart undo pause resume": live()}, inherits=True),
               "diff": local("compares with the cluster through an external diff program"),
-              "port-forward": local("forwards a local port into the cluster"),
+              "port-forward": live("opens a local port into the cluster"),
               "proxy": prog("--address: --accept-hosts: --port: -p: --www:n --api-prefix: "
                             "--disable-filter --reject-paths: --unix-socket:", inherits=True,
                             hook="kubectl_proxy",
-                            effect="serves the cluster's API on a local port"),
+                            effect="serves the cluster's API on a local port",
+                            dangerous=True),
               "exec attach debug run cp": live("runs a command or copies files in the "
                                                "cluster"),
               "delete drain scale autoscale": live(GONE),
               "create apply edit patch replace expose set label annotate taint cordon "
               "uncordon certificate token": live(),
-              "krew": local("installs kubectl plugins"),
+              "krew": prog(subs={"list search info version": reads(),
+                                 "install upgrade uninstall update index": live(
+                                     "installs kubectl plugins (they run as kubectl)")}),
               })
 
 
@@ -243,13 +250,12 @@ def terraform() -> Spec:
         return prog(options, args=args, single=True, inherits=True, hook=hook)
     return prog(
         TF_GLOBAL, single=True, info="-version --version version -v -help --help",
-        subs={"version": tread("-json"), "validate": tread("-json -no-color"),
+        subs={"version": tread("-json"),
+              "validate": local("loads the providers (they are programs and run)"),
               "fmt": tread("-check -diff -recursive -list: -no-color",
                            hook="terraform_fmt"),
-              "providers": prog(subs={"schema": tread("-json")}, verb_optional=True,
-                                single=True, inherits=True,
-                                hook="terraform_providers"),
-              "graph": tread("-type: -plan:r -draw-cycles -module-depth:"),
+              "providers": local("loads the configuration and its providers (they run)"),
+              "graph": local("loads the configuration and its providers (they run)"),
               "state": prog(subs={"list": tread("-state:r -id:"),
                                   "show": local("prints a resource's attributes from the "
                                                 "state (they may hold secrets)"),
@@ -306,13 +312,13 @@ define("ansible-vault", lambda: prog(args="p*", raw=True, effect="reads or chang
 define("ansible-inventory ansible-lint", lambda: prog(
     args="p*", raw=True, effect="loads the inventory or rules (inventory scripts run)",
     info="--version --help -h"))
+# every vagrant command loads the project's Vagrantfile, which is Ruby code
 define("vagrant", lambda: prog(subs={
-    "status global-status version ssh-config port": reads("--machine-readable --prune "
-                                                           "--host: --guest:"),
-    "box": prog(subs={"list outdated": reads("-i --box-info --global"),
-                      "add update prune remove repackage": local("changes boxes")}),
+    "status global-status version ssh-config port box validate": local(
+        "loads the project's Vagrantfile (Ruby code runs)"),
     "destroy": live(GONE),
-    "up halt reload provision ssh suspend resume snapshot package init plugin": local(
+    "plugin": live("installs or changes vagrant plugins (they run as vagrant)"),
+    "up halt reload provision ssh suspend resume snapshot package init": local(
         "starts, changes or enters machines")}, info="--version -v --help -h"))
 define("packer", lambda: prog(subs={
     "version": reads(), "validate inspect": reads("-syntax-only -var: -var-file:r -only: "

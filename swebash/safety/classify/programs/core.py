@@ -111,7 +111,8 @@ define("nproc", lambda: prog("--all --ignore:"))
 define("tty", lambda: prog("-s --silent --quiet"))
 define("groups", lambda: prog("", args="p*"))
 define("pwd", lambda: prog("-LP"))
-define("yes sleep echo expr factor", lambda: prog(args="p*", raw=True))
+define("yes sleep expr factor", lambda: prog(args="p*", raw=True))
+define("echo print", lambda: prog(args="p*", raw=True, hook="echo"))
 define("test [", lambda: prog(args="p*", raw=True, hook="test"))
 define("printf", lambda: prog(args="p*", raw=True, hook="printf"))
 define("tsort", lambda: prog(args="r?"))
@@ -199,7 +200,7 @@ define("hostname", lambda: prog(
 define("date", lambda: prog(
     "-uR -d: -f:r -I:: -r:n --date: --debug --file:r --iso-8601:: --resolution "
     "--rfc-email --rfc-3339: --reference:n --utc --universal -j -v: -z:",
-    ask={"-s: --set:": "sets the clock"}, args="p?", hook="date"))
+    danger={"-s: --set:": "sets the clock"}, args="p?", hook="date"))
 define("cal ncal", lambda: prog("-1 -3 -y -j -m -w -h -b -v -S -M -s: -A: -B: -d: "
                                 "--one --three --year --julian --monday --sunday "
                                 "--months: --span --week --vertical --iso --color::",
@@ -332,4 +333,4 @@ define("timedatectl localectl hostnamectl", lambda: prog(
           "list-keymaps list-x11-keymap-models list-x11-keymap-layouts "
           "list-x11-keymap-variants list-x11-keymap-options": prog(args="p*", inherits=True),
           "hostname icon-name chassis deployment location": prog(inherits=True)},
-    verb_optional=True))
+    verb_optional=True, admin=True))

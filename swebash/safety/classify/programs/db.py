@@ -46,21 +46,24 @@ define("mysqldump mariadb-dump pg_dump pg_dumpall mongodump", lambda: prog(
 define("pg_isready", lambda: prog("-d: -h:h -p: -q -t: -U: --dbname: --host:h --port: "
                                   "--quiet --timeout: --username:"))
 define("redis-cli valkey-cli keydb-cli", lambda: prog(
-    "-h:h -p: -s: -a: -u:u -n: -r: -i: -d: -D: -c -e -x -3 -2 --user: --pass: --askpass "
+    "-h:h -p: -s: -u:u -n: -r: -i: -d: -D: -c -e -x -3 -2 --user: --askpass "
     "--raw --no-raw --quoted-input --csv --json --quoted-json --show-pushes: --stat "
     "--latency --latency-history --latency-dist --bigkeys --memkeys --memkeys-samples: "
     "--keystats --hotkeys --scan --pattern: --count: --quoted-pattern: --intrinsic-latency: "
     "--tls --sni: --cacert:m --cacertdir:n --insecure --tls-ciphers: --cert:m --key:r "
     "--verbose --no-auth-warning --cluster-only-masters --cluster-only-replicas",
     args="p*", hook="redis",
+    danger={"-a: --pass:": "sends a password written on the command line"},
     ask={"--rdb:w --functions-rdb:w --pipe --pipe-timeout: --replica --lru-test: "
          "--eval:r --ldb --ldb-sync-mode --cluster:": "runs scripts, replicates or "
                                                      "writes dumps"}))
 define("mongosh mongo", lambda: prog(
-    "--quiet --norc --nodb --host:h --port: -u: -p: --username: --password: "
+    "--quiet --norc --nodb --host:h --port: -u: --username: "
     "--authenticationDatabase: --authenticationMechanism: --tls --tlsCAFile:m "
     "--tlsCertificateKeyFile:r --json:: --shell --verbose --apiVersion: --eval:",
-    args="p*", hook="mongo", danger={"-f: --file:": "runs a script file"}))
+    args="p*", hook="mongo", danger={"-f: --file:": "runs a script file",
+                                     "-p: --password:": "sends a password written on the "
+                                                        "command line"}))
 define("duckdb", lambda: prog(
     "-readonly -csv -json -line -list -markdown -table -box -header -noheader -batch "
     "-bail -echo -separator: -nullvalue: -unsigned -version -help -s: -c:", single=True,

@@ -37,8 +37,8 @@ define("ruby jruby", lambda: prog(
 define("perl perl5", lambda: prog(
     "-wWXtTUsSdx:: -C:: -I:n", args="p*", hook="script", permute=False,
     info="-v -V --version --help -h",
-    danger={"-e: -E: -M: -m: -n -p -i:: -a -F: -0:: -l::": INLINE},
-    ask={"-c": "compiles the script (its BEGIN blocks run)"}))
+    danger={"-e: -E: -M: -m: -n -p -i:: -a -F: -0:: -l::": INLINE,
+            "-c": "compiles the script (its BEGIN and use blocks run code)"}))
 define("php", lambda: prog(
     "-nqHC -c:n -d: -l -z: --no-php-ini --php-ini:n --define: --syntax-check",
     args="p*", hook="script", permute=False, info="-v --version --help -h -m -i --ini",
@@ -93,8 +93,7 @@ define("cmake", lambda: prog(args="p*", raw=True, hook="cmake"))
 define("ninja samu", lambda: prog(args="p*", raw=True, hook="ninja"))
 define("mvn mvnw ./mvnw gradle gradlew ./gradlew ant sbt bazel bazelisk buck meson scons "
        "rake tox nox pytest py.test hatch pdm invoke doit task just mise asdf direnv "
-       "pre-commit", lambda: prog(args="p*", raw=True, hook="build",
-                                  info="--version -v -V --help -h version"))
+       "pre-commit", lambda: prog(args="p*", raw=True, hook="build", info=""))
 define("vim vi nvim ex view gvim vimdiff rvim rview evim emacs emacsclient nano pico ed "
        "kak hx micro joe mg jed ne code subl gedit kate", lambda: prog(
            args="p*", raw=True, hook="editor", info="--version -v --help -h -V"))

@@ -73,3 +73,25 @@ define("strip objcopy", lambda: prog(
     "--dump-section:",
     args="p*", hook="rewrite",
     danger={"--plugin:": "loads the plugin library it is given"}))
+# Bulk renames and patches rewrite files as a whole; the files they name go through the
+# write policy (outside the working tree: dangerous). Perl's rename evaluates its first
+# argument as Perl code, whatever the options (`s/x/`id`/e`, `-e 'system …'`).
+define("rename prename file-rename perl-rename", lambda: prog(
+    "-v -n -f -0 -d -a -l -u:: --verbose --nono --dry-run --no-act --force --null --filename "
+    "--nopath --path --fullpath --all --last --unicode:: -e:c --expr:c -E:c -m -V",
+    args="p? a*", effect="renames files by a Perl expression (the expression is code)",
+    dangerous=True))
+define("rename.ul", lambda: prog(
+    "-v -n -o -a -l -i -s --verbose --no-act --no-overwrite --all --last --interactive "
+    "--symlink", args="p p a+", effect="renames files in bulk", dangerous=True))
+define("mmv mcp mln mad", lambda: prog(
+    "-m -x -r -c -o -a -l -s -h -d -p -g -t -k -v -n", args="p p",
+    effect="moves or copies files in bulk by pattern"))
+define("patch", lambda: prog(
+    "-bcefElnNRstuZ -p: -F: -z: -B: -V: -Y: -g: -D: --backup --context --ed --normal "
+    "--forward --reverse --silent --quiet --batch --force --unified --dry-run --verbose "
+    "--strip: --fuzz: --suffix: --prefix: --basename-prefix: --version-control: --posix "
+    "--binary --remove-empty-files --ignore-whitespace --set-utc --set-time --merge:: "
+    "--quoting-style: --get: --ifdef: --follow-symlinks --read-only: --no-backup-if-mismatch "
+    "--backup-if-mismatch -i:r --input:r -o:a --output:a -r:a --reject-file:a -d:a "
+    "--directory:a", args="a? r?", effect="changes files as a patch says"))

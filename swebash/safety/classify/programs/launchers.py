@@ -40,8 +40,9 @@ define("xvfb-run", lambda: prog("-a -d -e: -f: -n: -l -s: -w: -p: --auto-servern
                                 "--server-num: --error-file: --auth-file: --server-args: "
                                 "--wait:", args="x?", permute=False, hook="launcher"))
 define("entr", lambda: prog("-acdnprsz", args="x?", permute=False, hook="entr"))
-define("sshpass", lambda: prog("-e -f:r -d: -p: -P: -v", args="x?", permute=False,
-                               hook="launcher"))
+define("sshpass", lambda: prog("-P: -v", args="x?", permute=False, hook="launcher",
+                               danger={"-p: -e:: -f:r -d:": "hands a password to the program "
+                                       "it runs (it reaches another machine)"}))
 define("firejail", lambda: prog(args="p*", raw=True, hook="firejail"))
 define("flatpak-spawn", lambda: prog(args="p*", raw=True, hook="firejail"))
 define("systemd-run", lambda: prog(args="p*", raw=True,

@@ -12,35 +12,44 @@ SPECS: Table = {}
 define = definer(SPECS)
 
 
-def manager(reads: str, removes: str, installs: str, flags: str = "") -> Spec:
-    """A package manager: listing verbs read, removing is dangerous, installing asks."""
+def manager(reads: str, removes: str, installs: str, flags: str = "",
+            system: str = "") -> Spec:
+    """A package manager: listing verbs read, removing is dangerous, installing into the
+    project asks, installing for the whole system or account (``system``) is dangerous."""
     subs = {reads: prog(flags, args="p*", inherits=True)}
     if removes:
         subs[removes] = prog(args="p*", raw=True, effect="removes packages", dangerous=True)
     if installs:
         subs[installs] = prog(args="p*", raw=True,
                               effect="installs packages (their install scripts run)")
+    if system:
+        subs[system] = prog(args="p*", raw=True, dangerous=True,
+                            effect="installs or upgrades packages for the whole system or "
+                                   "your account (code from a download runs)")
     return prog("-q -v --quiet --verbose --json --help -h", subs=subs,
                 info="--version -v -V version --help -h")
 
 
 define("luarocks", lambda: manager("list show search path config doc which",
-                                   "remove purge", "install make build download pack "
-                                   "upload init"))
-define("cpanm cpan", lambda: prog(args="p*", raw=True, hook="build",
+                                   "remove purge", "build download pack upload init",
+                                   system="install make"))
+define("cpanm cpan", lambda: prog(args="p*", raw=True, hook="system_install",
                                   info="--version -v -V --help -h"))
-define("cabal", lambda: manager("list info check outdated", "", "install build run test "
-                                "exec update repl init configure sdist upload"))
+define("cabal", lambda: manager("list info check outdated", "", "build run test "
+                                "exec update repl init configure sdist upload",
+                                system="install"))
 define("stack", lambda: manager("ls list path query ide", "purge clean",
-                                "build install run test exec ghci repl setup upgrade "
-                                "new init"))
-define("mix", lambda: manager("deps.tree hex.info deps help", "deps.clean",
-                              "deps.get compile test run escript.install archive.install "
-                              "phx.server format hex.publish"))
+                                "build run test exec ghci repl new init",
+                                system="install setup upgrade"))
+define("mix", lambda: manager("deps.tree hex.info deps", "deps.clean",
+                              "help deps.get compile test run phx.server format hex.publish",
+                              system="escript.install archive.install local.hex "
+                                     "local.rebar"))
 define("rebar3", lambda: manager("tree deps help version", "clean", "compile eunit ct "
                                  "shell release get-deps upgrade"))
-define("opam", lambda: manager("list show search switch env config var", "remove uninstall",
-                               "install upgrade update pin init exec source"))
+define("opam", lambda: manager("list show search env config var", "remove uninstall",
+                               "exec source", system="install upgrade update pin init "
+                                                     "switch"))
 define("conan", lambda: manager("list search inspect info graph profile", "remove",
                                 "install create build upload export source"))
 define("vcpkg", lambda: manager("list search depend-info owns", "remove",
@@ -48,19 +57,21 @@ define("vcpkg", lambda: manager("list search depend-info owns", "remove",
 define("pipenv", lambda: manager("graph --where --venv --py requirements check",
                                  "uninstall --rm clean", "install sync update lock run "
                                  "shell"))
-define("rye", lambda: manager("list show version toolchain", "remove",
-                              "add sync run install fetch build publish init"))
+define("rye", lambda: manager("list show version", "remove",
+                              "add sync run fetch build publish init",
+                              system="install toolchain self"))
 define("pip-compile pip-sync pip-audit", lambda: prog(
     args="p*", raw=True, hook="build", info="--version --help -h"))
 define("port", lambda: manager("installed list info search outdated deps rdeps contents "
-                               "provides echo", "uninstall clean", "install upgrade "
-                               "selfupdate sync activate deactivate"))
+                               "provides echo", "uninstall clean", "",
+                               system="install upgrade selfupdate sync activate "
+                                      "deactivate"))
 define("pkg", lambda: manager("info query search audit which version stats check",
-                              "delete remove autoremove clean", "install upgrade update "
-                              "add fetch"))
+                              "delete remove autoremove clean", "fetch",
+                              system="install upgrade update add"))
 define("choco winget scoop nuget", lambda: manager(
-    "list search info show find export status", "uninstall remove",
-    "install upgrade update add import download"))
+    "list search info show find export status", "uninstall remove", "download",
+    system="install upgrade update add import"))
 define("nasm yasm ghc zig swiftc kotlinc scalac nvcc esbuild webpack vite rollup parcel "
        "babel swc msbuild xcodebuild autoconf automake autoreconf libtool configure "
        "./configure turbo nx lerna rush next nuxt ng ember gatsby", lambda: prog(
@@ -71,13 +82,14 @@ define("proxychains proxychains4 torsocks tsocks torify", lambda: prog(
     "-q -f:r", args="x?", permute=False, hook="launcher",
     effect="sends the command's traffic through a proxy", dangerous=True))
 define("hyperfine", lambda: prog(
-    "-w: -r: -m: -M: -p: -c: -s: -S: -i -u: -N -n: --warmup: --runs: --min-runs: "
-    "--max-runs: --prepare: --conclude: --cleanup: --setup: --shell: --ignore-failure "
-    "--time-unit: --style: --sort: --command-name: --show-output --input: "
+    "-w: -r: -m: -M: -p:c -c:c -s:c -i -u: -N -n: --warmup: --runs: --min-runs: "
+    "--max-runs: --prepare:c --conclude:c --cleanup:c --setup:c --ignore-failure "
+    "--time-unit: --style: --sort: --command-name: --show-output --input:r "
     "--parameter-scan: --parameter-step-size: --parameter-list: -P: -D: -L:",
     args="c+", ask={"--export-json:w --export-csv:w --export-markdown:w "
                     "--export-asciidoc:w --export-orgmode:w --output:w":
-                    "writes its results to a file"}))
+                    "writes its results to a file"},
+    danger={"-S: --shell:": "runs the commands with the shell it is given"}))
 define("bpftrace", lambda: prog(args="p*", raw=True,
                                 effect="runs kernel tracing programs (they can run "
                                        "commands and read any memory)", dangerous=True,
@@ -100,6 +112,11 @@ define("unrar rar lha lzh cabextract unar lsar", lambda: prog(args="p*", raw=Tru
                                                                hook="archive_generic"))
 define("dpkg-deb", lambda: prog(args="p*", raw=True, hook="archive_generic"))
 define("rpm2cpio", lambda: prog(args="r?"))
+define("unsquashfs", lambda: prog(
+    "-l -ll -lln -lls -s -stat -i -info -q -n -no-progress -p: -processors: -lc -lls",
+    args="r p*", single=True, hook="unsquashfs"))
+define("atool aunpack apack acat als adiff arepack patool", lambda: prog(
+    args="p*", raw=True, hook="atool"))
 define("jar", lambda: prog(args="p*", raw=True, hook="archive_generic"))
 define("pax", lambda: prog(args="p*", raw=True, hook="archive_generic"))
 define("col colrm ul", lambda: prog("-bfhlpx -l: ", args="p*"))
@@ -114,7 +131,10 @@ define("isutf8 errno combine", lambda: prog("-q -l -s -v --help --list --search"
 define("vipe vidir", lambda: prog(args="p*", raw=True, hook="editor"))
 define("recode", lambda: prog(args="p*", raw=True,
                               effect="rewrites files in place", dangerous=True))
-define("argocd flux istioctl linkerd velero cdk sam serverless sls cf knife salt "
+define("cdk serverless sls cdktf", lambda: prog(
+    args="p*", raw=True, info="--version version -v --help", hook="cloud_generic",
+    effect="runs the project's app to build its stacks (project code runs)"))
+define("argocd flux istioctl linkerd velero sam cf knife salt "
        "salt-call chef-client skaffold tilt kubeseal kubebuilder operator-sdk", lambda: prog(
            args="p*", raw=True, hook="cloud_generic", info="--version version -v --help"))
 define("stern kubetail", lambda: prog(args="p*", raw=True, hook="cloud_generic",

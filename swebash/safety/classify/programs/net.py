@@ -14,16 +14,17 @@ SPECS: Table = {}
 define = definer(SPECS)
 
 UPLOAD = "uploads data"
+CREDENTIALS = "sends credentials (a password, a token or a client key)"
 CURL = (
-    "-fsSLIikv46#NGgjlqZ0123BaRM -m: -H: -A: -e: -r: -z: -Y: -y: -u: -X: -w: -C: -o:w -D:w "
-    "-c:w -b: -U: --silent --show-error --location --location-trusted --fail --fail-early "
+    "-fsSLIikv46#NGgjlqZ0123BaRM -m: -H: -A: -e: -r: -z: -Y: -y: -X: -w: -C: -o:w -D:w "
+    "-c:w --silent --show-error --location --location-trusted --fail --fail-early "
     "--fail-with-body --head --include --insecure --verbose --compressed --compressed-ssh "
     "--http0.9 --http1.0 --http1.1 --http2 --http2-prior-knowledge --http3 --http3-only "
     "--ipv4 --ipv6 --no-buffer --no-progress-meter --progress-bar --globoff --get --raw "
     "--tcp-nodelay --tcp-fastopen --path-as-is --disable --retry-all-errors "
     "--retry-connrefused --styled-output --no-styled-output --ssl --ssl-reqd --no-keepalive "
     "--no-sessionid --no-alpn --no-npn --tr-encoding --trace-time --anyauth --basic "
-    "--digest --ntlm --negotiate --false-start --cert-status --ssl-allow-beast "
+    "--digest --false-start --cert-status --ssl-allow-beast "
     "--ssl-no-revoke --ssl-revoke-best-effort --ssl-auto-client-cert --tlsv1 --tlsv1.0 "
     "--tlsv1.1 --tlsv1.2 --tlsv1.3 --sslv2 --sslv3 --parallel --parallel-immediate "
     "--list-only --junk-session-cookies --post301 --post302 --post303 --remote-time "
@@ -36,13 +37,12 @@ CURL = (
     "--curves: --tls-max: --expect100-timeout: --local-port: --interface: --dns-servers: "
     "--dns-interface: --dns-ipv4-addr: --dns-ipv6-addr: --doh-url:u --noproxy: "
     "--parallel-max: --speed-limit: --speed-time: --rate: --request-target: "
-    "--pinnedpubkey: --hostpubmd5: --hostpubsha256: --create-file-mode: --sasl-authzid: "
-    "--service-name: --delegation: --login-options: --happy-eyeballs-timeout-ms: --user: "
-    "--oauth2-bearer: --request: --write-out: --continue-at: --cookie: --next "
+    "--pinnedpubkey: --hostpubmd5: --hostpubsha256: --create-file-mode: "
+    "--service-name: --happy-eyeballs-timeout-ms: "
+    "--request: --write-out: --continue-at: --next "
     "--output:w --dump-header:w --cookie-jar:w --trace:w --trace-ascii:w --stderr:w "
     "--libcurl:w --etag-save:w --hsts:a --alt-svc:a --output-dir:a "
-    "--cert-type: --key-type: --engine: --egd-file:m --random-file:m --crlfile:m "
-    "--cert:r -E:r --key:r --pass: --aws-sigv4: --proxy-user:")
+    "--cert-type: --key-type: --egd-file:m --random-file:m --crlfile:m")
 define("curl", lambda: prog(
     CURL, args="u*", hook="curl",
     danger={"-d: --data: --data-ascii: --data-binary: --data-raw: --data-urlencode: -F: "
@@ -58,9 +58,16 @@ define("curl", lambda: prog(
             "-K: --config: --netrc-file:r": "reads options or credentials from a file",
             "--etag-compare:r": "sends a file's content in a request header",
             "--unix-socket: --abstract-unix-socket:":
-            "talks to a local socket (the docker daemon, …)"},
-    ask={"-n --netrc --netrc-optional": "sends credentials from ~/.netrc",
-         "-O --remote-name --remote-name-all -J --remote-header-name --create-dirs":
+            "talks to a local socket (the docker daemon, …)",
+            "-u: --user: -U: --proxy-user: --oauth2-bearer: --aws-sigv4: -E:r --cert:r "
+            "--key:r --pass: --negotiate --ntlm --ntlm-wb --delegation: --sasl-authzid: "
+            "--sasl-ir --login-options: --krb: --kerberos: --proxy-negotiate --proxy-ntlm "
+            "--proxy-digest --proxy-basic --proxy-anyauth --proxy-cert:r --proxy-key:r "
+            "--proxy-pass: --proxy-tlsuser: --proxy-tlspassword: --tlsuser: --tlspassword: "
+            "--tlsauthtype: -n --netrc --netrc-optional": CREDENTIALS,
+            "-b: --cookie:": "sends cookies (a session is a credential)",
+            "--engine:": "loads a crypto engine library"},
+    ask={"-O --remote-name --remote-name-all -J --remote-header-name --create-dirs":
          "writes the download to a file"}))
 define("wget wget2", lambda: prog(
     "-qvSc46Nk -T: -t: -U: -w: -O:w -nv --quiet --verbose --no-verbose --server-response "
@@ -72,13 +79,16 @@ define("wget wget2", lambda: prog(
     "--compression: --content-on-error --content-disposition --retry-connrefused "
     "--retry-on-host-error --retry-on-http-error: --output-document:w --ignore-length "
     "--no-hsts --hsts-file:a --no-cookies --local-encoding: --remote-encoding: "
-    "--unlink --no-clobber -nc --continue --timestamping --user: --password: "
-    "--http-user: --http-password: --auth-no-challenge --default-page: --adjust-extension "
-    "-E --save-headers --ignore-case --xattr", args="u*", hook="wget",
+    "--unlink --no-clobber -nc --continue --timestamping --auth-no-challenge --default-page: "
+    "--adjust-extension "
+    "-E --save-headers --ignore-case --xattr --bind-address: --bind-dns-address: "
+    "--dns-servers:", args="u*", hook="wget",
     danger={"-e: --execute: --config:": "runs .wgetrc commands it is given",
             "--post-data: --post-file:r --body-data: --body-file:r --method:": UPLOAD,
             "--use-askpass:": "runs the program it is given",
-            "--proxy: -Y: --proxy-user: --proxy-password:": "goes through a proxy"},
+            "--proxy: -Y: --proxy-user: --proxy-password:": "goes through a proxy",
+            "--user: --password: --http-user: --http-password: --ftp-user: --ftp-password: "
+            "--ask-password --load-cookies:r --certificate:r --private-key:r": CREDENTIALS},
     ask={"-o:w --output-file:w -a:a --append-output:a": "writes a log file",
          "-i:r --input-file:r -F --force-html -B: --base:": "reads URLs from a file",
          "-r --recursive -m --mirror -l: --level: -p --page-requisites -x "
@@ -87,19 +97,32 @@ define("wget wget2", lambda: prog(
          "-D: --domains: -H --span-hosts -L --relative -K --backup-converted "
          "--convert-links": "downloads a tree of files",
          "-b --background": "keeps running in the background",
-         "--load-cookies:r --save-cookies:w --keep-session-cookies --warc-file:w "
-         "--private-key:r --certificate:r": "reads or writes cookie or key files"}))
-define("http https xh xhs curlie httpie", lambda: prog(
-    "-bhvjfIFSmq -a: -A: -o:w -p: -P: --body --headers --verbose --json --form --follow "
+         "--save-cookies:w --keep-session-cookies --warc-file:w": "writes cookie or "
+                                                                  "archive files"}))
+define("http https xh xhs httpie", lambda: prog(
+    "-bhvjfIFSmq4 -p: -P: -o:w --body --headers --meta --verbose --json --form --follow "
     "--check-status --ignore-stdin --pretty: --style: --print: --history-print: --timeout: "
-    "--max-redirects: --auth: --auth-type: --verify: --cert:r --cert-key:r --ssl: "
-    "--default-scheme: --offline --quiet --stream --max-headers: --unsorted --sorted "
-    "--format-options: --response-charset: --response-mime: --all --path-as-is "
-    "--chunked --compress --ipv4 --ipv6 -4 -6 --https --http-version: --resolve: "
-    "--output:w --raw: --multipart --boundary: -d --download -c --continue",
+    "--max-redirects: --verify: --ssl: --ciphers: --default-scheme: --offline --quiet "
+    "--stream --max-headers: --unsorted --sorted --format-options: --response-charset: "
+    "--response-mime: --all --path-as-is --chunked --compress --ipv4 --ipv6 -6 --https "
+    "--http-version: --output:w --multipart --boundary: -d --download -c --continue "
+    "--curl --curl-long --native-tls --no-follow --no-check-status --no-verbose "
+    "--no-pretty --no-style --no-print --no-ignore-stdin --no-offline --no-stream "
+    "--no-all --no-json --no-form --no-multipart --no-auth --no-auth-type --resolve: "
+    "--interface:",
     args="p*", hook="httpie",
-    danger={"--proxy: --session: --session-read-only:": "goes through a proxy or reads a "
-                                                         "session file"}))
+    danger={"--proxy: --session: --session-read-only: --unix-socket:": "goes through a "
+            "proxy or a socket, or reads a session file",
+            "-a: --auth: -A: --auth-type: --bearer: --cert:r --cert-key:r --cert-key-pass: "
+            "--ssl-key:r": CREDENTIALS,
+            "--raw:": UPLOAD}))
+define("curlie", lambda: prog(CURL, args="p*", hook="curlie",
+                              danger={"-d: --data: --json: -F: --form: -T:r "
+                                      "--upload-file:r -x: --proxy: -K: --config: "
+                                      "--unix-socket:": UPLOAD,
+                                      "-u: --user: --oauth2-bearer: -E:r --cert:r --key:r "
+                                      "-n --netrc --netrc-optional -b: --cookie:":
+                                      CREDENTIALS}))
 define("ssh", lambda: prog(
     "-46AaCfGgKkMNnqsTtVvXxYy -B: -b: -c: -D: -E:a -e: -F:r -I: -i:m -J: -L: -l: -m: -O: "
     "-o: -p: -Q: -R: -S: -W: -w:", args="h? p*", hook="ssh", permute=False,
@@ -170,10 +193,10 @@ define("resolvectl systemd-resolve", lambda: prog(
     "--synthesize: --search: --raw: --interface: --status --statistics",
     subs={"status query q service openpgp tlsa statistics dns domain default-route llmnr "
           "mdns dnssec dnsovertls nta monitor show-cache show-server-state log-level":
-          prog(args="h*", inherits=True, hook="resolvectl"),
+          prog(args="h*", inherits=True, hook="resolver"),
           "flush-caches reset-statistics reset-server-features revert":
           prog(inherits=True, effect="changes the resolver's state")},
-    verb_optional=True))
+    verb_optional=True, admin=True))
 define("ss", lambda: prog(
     "-hVHOnraleoimpTsEZNbx46022tuwSMA0 -f: -A: -N: --numeric --resolve --all --listening "
     "--extended --options --memory --info --processes --threads --cgroup --summary "
@@ -233,24 +256,26 @@ def ip() -> Spec:
     return prog("-s -d -4 -6 -0 -B -M -a -c -h -j -p -o -r -t -N -n: -l: -f: -rc: "
                 "-br -brief -color:: -details -human -iec -json -pretty -oneline -resolve "
                 "-stats -statistics -timestamp -ts -all -netns: -loops: -family: -rcvbuf: "
-                "-echo -numeric", single=True, subs=objects,
+                "-echo -numeric", single=True, subs=objects, admin=True,
                 danger={"-b:r -batch:r": "runs ip commands from a file",
                         "-force": "keeps going after errors in a batch"},
                 info="-V -Version --version help")
 
 
 define("ip", ip)
-define("ifconfig", lambda: prog("-a -s -v -l -u -d", args="p*", hook="ifconfig"))
+define("ifconfig", lambda: prog("-a -s -v -l -u -d", args="p*", hook="ifconfig",
+                                admin=True))
 define("route", lambda: prog("-nNveFCA -4 -6 --numeric --extend --verbose --fib --cache",
-                             args="p*", hook="route"))
+                             args="p*", hook="route", admin=True))
 define("arp", lambda: prog("-vnaeHi -H: -i: --verbose --numeric --all --device: "
                            "--hw-type:", args="p*",
-                           ask={"-d -s -f --delete --set --file": "changes the ARP table"}))
+                           ask={"-d -s -f --delete --set --file": "changes the ARP table"},
+                           admin=True))
 define("nmcli", lambda: prog(
     "-t -p -m: -c: -f: -e: -g: -w: -a --terse --pretty --mode: --colors: --fields: "
     "--escape: --get-values: --wait: --ask --version --help -v -h", args="p*",
-    hook="nmcli", danger={"-s --show-secrets": "prints saved passwords"}))
-define("iw iwconfig iwlist", lambda: prog(args="p*", raw=True, hook="iw"))
+    hook="nmcli", danger={"-s --show-secrets": "prints saved passwords"}, admin=True))
+define("iw iwconfig iwlist", lambda: prog(args="p*", raw=True, hook="iw", admin=True))
 define("ethtool", lambda: prog(
     "-iSkagcPTmelI --driver --statistics --show-features --show-offload --show-pause "
     "--show-ring --show-coalesce --show-permaddr --show-time-stamping --dump-module-eeprom "
@@ -264,7 +289,7 @@ define("ethtool", lambda: prog(
                                                                  "interface"}))
 define("tc bridge", lambda: prog("-s -d -j -p -r -n -t -c -stats -details -json -pretty "
                                  "-raw -color:: -iec -oneline", args="p*", single=True,
-                                 hook="show_only"))
+                                 hook="show_only", admin=True))
 define("nmap", lambda: prog(args="p*", raw=True, hook="nmap",
                             effect="scans hosts on the network"))
 define("tcpdump", lambda: prog(args="p*", raw=True, hook="tcpdump",
@@ -276,3 +301,11 @@ define("ssh-keygen", lambda: prog(args="p*", raw=True, hook="ssh_keygen"))
 define("ssh-add", lambda: prog(args="p*", raw=True, hook="ssh_add"))
 define("ssh-keyscan", lambda: prog("-46cDHv -f:r -p: -T: -t:", args="h*",
                                    hook="net_dynamic"))
+# load generators: many requests at a server (a denial of service), bodies read from files
+define("ab wrk hey siege vegeta oha bombardier", lambda: prog(
+    args="p*", raw=True, effect="floods a server with requests", dangerous=True,
+    info="--version -V --help -h"))
+define("grpcurl", lambda: prog(
+    args="p*", raw=True, info="-version -help",
+    effect="calls gRPC services (a call can change things; headers can carry credentials)",
+    dangerous=True))

@@ -20,6 +20,9 @@ def reads(options: str = "", args: str = "p*", **kw: object) -> Spec:
 
 
 INSTALL = "installs packages (their install scripts run)"
+SYSTEM_INSTALL = "installs or upgrades packages for the whole system or your account (code " \
+    "from a download runs)"
+CONFIG = "changes where the package manager gets code from or how it runs it"
 REMOVE = "removes packages"
 RUNS_PACKAGE = "runs a package it may download"
 PIP_GLOBAL = ("-vqV --debug --isolated --require-virtualenv --verbose --version --quiet "
@@ -55,7 +58,9 @@ def pip() -> Spec:
                                 "purge remove": does("deletes pip's cache", True)},
                           inherits=True),
             "hash": reads("-a: --algorithm:", args="r+"),
-            "install download wheel": does(INSTALL, hook="pip_install"),
+            "install": does(INSTALL, hook="pip_install"),
+            "download wheel": does("downloads or builds packages (their build scripts "
+                                   "run)", hook="pip_install"),
             "uninstall": does(REMOVE, True),
         })
 
@@ -70,22 +75,36 @@ define("uv", lambda: prog(
                                              "--format: --outdated --files --python:n "
                                              "--system --depth: --prune: --invert "
                                              "--no-dedupe --show-version-specifiers"),
-        "install sync compile uninstall": does(INSTALL)}),
+        "install sync": does(INSTALL, hook="uv_pip_install"),
+        "compile": does("resolves and writes a requirements file"),
+        "uninstall": does(REMOVE, True)}),
         "python": prog(subs={"list find dir": reads("--only-installed --all-versions "
                                                     "--all-platforms --system")},
                        inherits=True),
         "version": reads("--short --output-format:", args=""),
         "cache": prog(subs={"dir": reads(), "clean prune": does("deletes uv's cache", True)},
                       inherits=True),
-        "run tool add remove sync lock init build publish venv export tree self "
-        "generate-shell-completion": does("runs or changes the project's environment")}))
+        "tool": prog(subs={"list dir": reads("--show-paths --show-version-specifiers"),
+                           "run": prog(args="x", inherits=True, effect=RUNS_PACKAGE),
+                           "install upgrade update-shell": does(SYSTEM_INSTALL, True),
+                           "uninstall": does(REMOVE, True)}, inherits=True),
+        "self": does("updates uv itself", True),
+        "publish": does("publishes the package", True),
+        "run": prog("--with: --with-requirements:r --python: -p: --no-project --isolated "
+                    "--frozen --locked --no-sync --package: --all-packages --extra: "
+                    "--all-extras --no-dev --group: --only-group: --module -m --script "
+                    "--env-file:r --no-env-file", args="x", inherits=True,
+                    effect="runs a command in the project's environment"),
+        "add remove sync lock init build venv export tree generate-shell-completion":
+            does("runs or changes the project's environment")}))
 define("pipx", lambda: prog(
     "-q -v --quiet --verbose",
     subs={"list environment": reads("--include-injected --json --short --value:"),
           "run": does(RUNS_PACKAGE, True), "uninstall uninstall-all": does(REMOVE, True),
           "ensurepath": does("edits your shell startup files", True),
-          "install upgrade upgrade-all reinstall reinstall-all inject uninject runpip "
-          "completions": does(INSTALL)}))
+          "install install-all upgrade upgrade-all reinstall reinstall-all inject uninject "
+          "runpip upgrade-shared": does(SYSTEM_INSTALL, True),
+          "completions": reads()}))
 define("poetry", lambda: prog(
     "-nqvV --no-interaction --quiet --verbose --no-ansi --ansi --no-plugins --no-cache "
     "--directory:n -C:n --project:n -P:n", info="--version -V --help -h",
@@ -95,7 +114,7 @@ define("poetry", lambda: prog(
           "env": prog(subs={"info list": reads("-p --path --full-path -e --executable")},
                       inherits=True),
           "version": reads("-s --short --dry-run", args="",),
-          "config": reads("--list --local --unset", args="p?", hook="poetry_config"),
+          "config": reads("--list --local --unset", args="p*", hook="poetry_config"),
           "publish": does("publishes the package", True),
           "remove cache": does("removes packages or deletes the cache", True),
           "run shell install add update lock build init new export self source search "
@@ -115,7 +134,9 @@ define("conda mamba micromamba", lambda: prog(
           "run": prog("--live-stream --no-capture-output --cwd:n", args="x", inherits=True,
                       effect="runs a command in an environment"),
           "remove uninstall clean": does(REMOVE, True),
-          "install create update upgrade activate deactivate init": does(INSTALL)}))
+          "install update upgrade": does(SYSTEM_INSTALL, True),
+          "init": does("edits your shell startup files", True),
+          "create activate deactivate": does(INSTALL)}))
 NPM_GLOBAL = ("-gsqdpla --global --json --prefix:n --loglevel: --silent --quiet --verbose "
               "--color: --no-color --unicode --workspace: -w: --workspaces "
               "--include-workspace-root --omit: --include: --production --no-fund "
@@ -148,8 +169,9 @@ def npm() -> Spec:
                                 "set delete fix": does("edits package.json")},
                           inherits=True),
               "version": read(args="", hook=""),
-              "run run-script rum urn": read("--if-present --ignore-scripts", args="",
-                                             hook=""),
+              "run run-script rum urn": prog("--if-present --ignore-scripts",
+                                             args="p*", inherits=True,
+                                             effect="lists or runs the project's scripts"),
               "token": does("lists or changes access tokens", True),
               "publish unpublish deprecate dist-tag owner access": does(
                   "publishes or changes packages on the registry", True),
@@ -159,23 +181,31 @@ def npm() -> Spec:
                             inherits=True),
               "exec x explore": does(RUNS_PACKAGE, True),
               "install i in add ci install-test it update up upgrade link ln dedupe ddp "
-              "rebuild rb test t tst start stop restart init create edit login logout "
-              "adduser team org star unstar pack shrinkwrap hook set-script doctor diff "
-              "repo docs bugs home completion stars install-ci-test cit":
-                  does("runs the project's scripts or changes its packages")})
+              "rebuild rb": does("runs the project's scripts or changes its packages",
+                                 hook="js_global"),
+              "test t tst start stop restart init create edit team org star unstar pack "
+              "shrinkwrap hook set-script doctor diff repo docs bugs home completion stars "
+              "install-ci-test cit": does("runs the project's scripts or changes its "
+                                          "packages"),
+              "login logout adduser": does("logs in to or out of the registry", True),
+              "set": does("changes npm's configuration", True)})
 
 
 define("npm", npm)
 define("npx pnpx bunx", lambda: prog(args="p*", raw=True, effect=RUNS_PACKAGE,
                                      dangerous=True, info="--version -v --help -h"))
+# Every yarn command, even --version, first runs the `yarnPath` a project's .yarnrc.yml names:
+# nothing of yarn is read-only inside a project.
+YARN_RUNS = "runs the yarn release the project names (.yarnrc.yml yarnPath) first"
 define("yarn", lambda: prog(
-    "-s --silent --json --verbose --cwd:n --offline --no-progress",
-    info="--version -v --help -h",
+    "-s --silent --json --verbose --cwd:n --offline --no-progress", info="",
+    effect=YARN_RUNS,
     subs={"list ls info why outdated licenses versions bin workspaces": reads(
         "--depth: --pattern: --all --recursive"),
         "config": prog(subs={"get list": reads(), "set delete unset": does(
-            "changes yarn's configuration", True)}, inherits=True),
-        "dlx exec": does(RUNS_PACKAGE, True), "remove global": does(REMOVE, True),
+            CONFIG, True)}, inherits=True),
+        "dlx exec": does(RUNS_PACKAGE, True), "remove": does(REMOVE, True),
+        "global": does(SYSTEM_INSTALL, True),
         "run add install upgrade up link unlink test start build init publish pack cache "
         "import set plugin npm node constraints dedupe": does(
             "runs the project's scripts or changes its packages")}))
@@ -185,18 +215,24 @@ define("pnpm", lambda: prog(
     subs={"ls list ll why outdated licenses root bin audit store": reads(
         "--depth: --long --parseable --prod --dev --global -g -P -D"),
         "config": prog(subs={"get list": reads(), "set delete": does(
-            "changes pnpm's configuration", True)}, inherits=True),
+            CONFIG, True)}, inherits=True),
         "dlx exec": does(RUNS_PACKAGE, True), "remove rm uninstall un prune": does(REMOVE,
                                                                                 True),
-        "install i add update up run test start link unlink import rebuild publish pack "
-        "deploy patch env setup init create fetch": does(
-            "runs the project's scripts or changes its packages")}))
+        "install i add update up link": does(
+            "runs the project's scripts or changes its packages", hook="js_global"),
+        "setup env": does(SYSTEM_INSTALL, True),
+        "run test start unlink import rebuild publish pack deploy patch init create fetch":
+            does("runs the project's scripts or changes its packages")}))
 define("bun", lambda: prog(
     "", info="--version -v --help -h --revision",
     danger={"-e: --eval: -p: --print:": "runs inline code"},
     subs={"pm": prog(subs={"ls bin hash cache": reads("--all")}),
-          "run x install i add remove rm update link unlink test build create init upgrade "
-          "publish patch outdated": does("runs code or changes packages")}))
+          "install i add update link": does("runs code or changes packages",
+                                            hook="js_global"),
+          "upgrade": does("upgrades bun itself", True),
+          "remove rm": does(REMOVE, True),
+          "run x unlink test build create init publish patch outdated": does(
+              "runs code or changes packages")}))
 define("deno", lambda: prog(
     "-q --quiet --log-level:", info="--version -V --help -h",
     subs={"eval": does("runs inline code", True),
@@ -218,25 +254,30 @@ define("cargo", lambda: prog(
           "uninstall remove rm": does(REMOVE, True),
           "fmt": reads("--all --check -p: --package: --manifest-path:n --message-format: "
                        "-- --edition:", hook="formatter"),
-          "build b check c test t run r bench doc clippy tree metadata install add update "
-          "fix generate-lockfile fetch vendor package new init login rustc rustdoc "
+          "install binstall": does(SYSTEM_INSTALL, True),
+          "login": does("stores a registry token", True),
+          "build b check c test t run r bench doc clippy tree metadata add update "
+          "fix generate-lockfile fetch vendor package new init rustc rustdoc "
           "report": does("builds or runs the project (build scripts run)")}))
 define("rustup", lambda: prog(
     "-vq --verbose --quiet", info="--version -V --help -h",
     subs={"show": prog(subs={"active-toolchain home profile": reads()}, inherits=True,
                        verb_optional=True),
-          "toolchain target component": prog(subs={"list": reads("--installed -v "
-                                                                 "--verbose")},
-                                             inherits=True),
+          "toolchain target component": prog(subs={
+              "list": reads("--installed -v --verbose"),
+              "install add link": does(SYSTEM_INSTALL, True),
+              "uninstall remove": does(REMOVE, True)}, inherits=True),
           "which": reads("--toolchain:"), "default override": reads(args="", hook=""),
           "run": does("runs a command with a toolchain"),
-          "update install uninstall self set check doc man completions": does(
-              "changes toolchains")}))
+          "update install self set": does(SYSTEM_INSTALL, True),
+          "uninstall": does(REMOVE, True),
+          "check doc man completions": does("changes toolchains")}))
 define("go", lambda: prog(
     "", info="version help --help -h",
     subs={"version": reads("-m -v"),
           "env": reads("-json -changed", single=True,
-                       ask={"-w -u": "changes Go's configuration"}),
+                       danger={"-w -u": "changes Go's configuration (proxies, flags and "
+                                        "the toolchain it runs)"}),
           "list": reads("-m -json -e -f: -find -deps -u -versions -retracted -reuse: "
                         "-mod: -modfile:n -tags: -buildvcs: -test",
                         single=True, danger={"-toolexec: -exec:": "runs the program it is "
@@ -248,7 +289,8 @@ define("go", lambda: prog(
                             "download tidy edit init vendor": does("changes go.mod or "
                                                                    "downloads modules")}),
           "clean": does("deletes build caches", True),
-          "build run test generate install get vet fmt fix work tool bug telemetry":
+          "install": does(SYSTEM_INSTALL, True),
+          "build run test generate get vet fmt fix work tool bug telemetry":
               does("builds or runs code", hook="go_exec")}))
 define("gem", lambda: prog(
     "-q -V --quiet --verbose --no-verbose", info="--version -v --help -h",
@@ -256,12 +298,15 @@ define("gem", lambda: prog(
           "help": reads("-l -r -b -a -d -i -e --local --remote --both --all --details "
                         "--installed --exact --prerelease --versions -v:"),
           "uninstall cleanup yank push owner": does("removes or publishes gems", True),
-          "install update build sources cert signin signout fetch unpack pristine "
-          "rdoc open exec": does(INSTALL)}))
+          "install update": does(SYSTEM_INSTALL, True),
+          "sources": prog("-l --list", inherits=True, hook="gem_sources"),
+          "signin signout": does("stores or removes a registry token", True),
+          "build cert fetch unpack pristine rdoc open exec": does(INSTALL)}))
 define("bundle bundler", lambda: prog(
     "-V --verbose --no-color", info="--version -v --help -h version",
-    subs={"list show info outdated check platform licenses": reads(
-        "--paths --name-only --only-explicit --strict --parseable --dry-run --gemfile:r"),
+    subs={"list show info outdated check platform licenses": prog(
+        "--paths --name-only --only-explicit --strict --parseable --dry-run --gemfile:r",
+        args="p*", inherits=True, effect="loads the project's Gemfile (Ruby code runs)"),
         "config": reads("--global --local --list --get", args="p*",
                         hook="bundle_config"),
         "exec x": prog("--keep-file-descriptors", args="x", inherits=True,
@@ -279,17 +324,29 @@ define("apt", lambda: prog(
     "-qy --quiet --yes", info="--version -v --help -h", danger=APT_DANGER,
     subs={"list show search policy depends rdepends showsrc madison": reads(APT_READ),
           "remove purge autoremove autopurge": does(REMOVE, True, "apt_options"),
-          "install reinstall update upgrade full-upgrade dist-upgrade edit-sources satisfy "
-          "source download build-dep clean autoclean changelog": does(INSTALL,
-                                                                      hook="apt_options")}))
+          "install reinstall upgrade full-upgrade dist-upgrade edit-sources satisfy "
+          "build-dep": does(SYSTEM_INSTALL, True, "apt_options"),
+          "update source download clean autoclean changelog": does(
+              "refreshes package lists or downloads packages", hook="apt_options")}))
+define("aptitude", lambda: prog(
+    "-qy --quiet --yes -s --simulate -v --verbose", info="--version --help -h",
+    danger=APT_DANGER,
+    subs={"search show versions why why-not changelog": reads(APT_READ),
+          "remove purge markauto unmarkauto hold unhold forbid-version keep keep-all":
+              does(REMOVE, True),
+          "install reinstall upgrade safe-upgrade full-upgrade dist-upgrade build-dep":
+              does(SYSTEM_INSTALL, True),
+          "update download clean autoclean forget-new": does(
+              "refreshes package lists or downloads packages")}))
 define("apt-get", lambda: prog(
     "-qy --quiet --yes", info="--version -v --help -h", danger=APT_DANGER,
     subs={"check": reads(),
           "remove purge autoremove autopurge clean autoclean": does(REMOVE, True,
                                                                     "apt_options"),
-          "install reinstall update upgrade dist-upgrade full-upgrade source download "
-          "build-dep changelog satisfy dselect-upgrade markauto unmarkauto": does(
-              INSTALL, hook="apt_options")}))
+          "install reinstall upgrade dist-upgrade full-upgrade build-dep satisfy "
+          "dselect-upgrade": does(SYSTEM_INSTALL, True, "apt_options"),
+          "update source download changelog markauto unmarkauto": does(
+              "refreshes package lists or downloads packages", hook="apt_options")}))
 define("apt-cache", lambda: prog(
     "-qainf --quiet --all-versions --installed --names-only --full --recurse "
     "--no-pre-depends --no-depends --no-recommends --no-suggests --no-conflicts "
@@ -310,8 +367,11 @@ define("dpkg", lambda: prog(
     danger={"-r --remove -P --purge --clear-selections --clear-avail --forget-old-unavail "
             "--remove-architecture": REMOVE,
             "--root: --instdir:": "installs into another root",
-            "-i --install --unpack": "installs a package file (its scripts run as root)"},
-    ask={"-x: --extract: -X: --vextract: --configure --set-selections --add-architecture "
+            "-i --install --unpack --configure": "installs a package file (its scripts run "
+                                                 "as root)",
+            "-x: --extract: -X: --vextract:": "extracts files (they may overwrite "
+                                                "existing ones)"},
+    ask={"--set-selections --add-architecture "
          "--update-avail --merge-avail --triggers-only --force-all --force-depends -R "
          "--recursive": INSTALL}))
 define("dpkg-query", lambda: prog(
@@ -324,14 +384,15 @@ define("rpm", lambda: prog(
     "--verify --checksig --dump --state --triggers --qf: --queryformat: --nosignature "
     "--nodigest --xml --changes --conflicts --obsoletes --recommends --suggests "
     "--supplements --enhances --filesbypkg --fileclass --filecolor --fileprovide "
-    "--filerequire --whatconflicts --whatobsoletes -g: --group:",
+    "--filerequire --whatconflicts --whatobsoletes -g: --group: -v -h --hash --percent "
+    "--test --nodeps --force --excludedocs --oldpackage",
     args="p*", hook="rpm", info="--version --help",
     danger={"-D: --define: -E: --eval: --macros: --rcfile: --load: --predefine: "
             "--dbpath: --root: --pipe:": "evaluates macros or uses another database "
                                          "(macros can run programs)",
-            "-e --erase": REMOVE},
-    ask={"--install -U --upgrade --freshen --import --rebuilddb --initdb --setperms "
-         "--setugids --restore --reinstall": INSTALL}))
+            "-e --erase": REMOVE,
+            "--install -U --upgrade --freshen -F --reinstall --import": SYSTEM_INSTALL},
+    ask={"--rebuilddb --initdb --setperms --setugids --restore": INSTALL}))
 for manager in ("dnf yum microdnf tdnf", "zypper"):
     define(manager, lambda: prog(
         "-qvyCb --quiet --verbose --assumeyes --cacheonly --best --nogpgcheck "
@@ -347,8 +408,10 @@ for manager in ("dnf yum microdnf tdnf", "zypper"):
                   "--recent --all --showduplicates --userinstalled -i --requires "
                   "--whatrequires --queryformat: --qf:"),
               "remove erase autoremove rm clean": does(REMOVE, True),
-              "install reinstall update upgrade downgrade makecache distro-sync dup "
-              "group module swap mark in up ref refresh patch": does(INSTALL)}))
+              "install reinstall update upgrade downgrade distro-sync dup group module "
+              "swap in up patch localinstall groupinstall addrepo ar config-manager":
+                  does(SYSTEM_INSTALL, True),
+              "makecache mark ref refresh": does("refreshes package metadata")}))
 define("brew", lambda: prog(
     "-dqv --debug --quiet --verbose", info="--version -v --help -h",
     subs={"list ls info abv search outdated config deps leaves desc uses doctor dr "
@@ -359,17 +422,20 @@ define("brew", lambda: prog(
               "--include-build --include-optional --installed-on-request --all --eval-all "
               "--desc --name --oneline"),
           "uninstall remove rm cleanup untap autoremove": does(REMOVE, True),
-          "install reinstall upgrade update tap link unlink pin unpin services bundle "
-          "edit create extract home homepage postinstall migrate": does(INSTALL)}))
+          "install reinstall upgrade update tap link unlink pin unpin bundle postinstall "
+          "migrate": does(SYSTEM_INSTALL, True),
+          "services": does("starts or stops services", True),
+          "edit create extract home homepage": does(INSTALL)}))
 define("snap", lambda: prog(
     info="--version version --help -h",
     subs={"list info find version services connections interfaces changes tasks aliases "
           "model whoami warnings known saved": reads("--all --verbose --color: --unicode: "
                                                      "--abs-time"),
           "remove": does(REMOVE, True),
-          "install refresh revert enable disable run start stop restart connect disconnect "
-          "alias unalias set unset get login logout download ack save forget restore "
-          "prefer switch": does(INSTALL)}))
+          "install refresh revert enable disable start stop restart connect disconnect "
+          "alias unalias set unset login logout ack save forget restore prefer switch":
+              does(SYSTEM_INSTALL, True),
+          "run get download": does(INSTALL)}))
 define("flatpak", lambda: prog(
     "-v --verbose --user --system --installation: --ostree-verbose",
     info="--version --help -h",
@@ -377,8 +443,9 @@ define("flatpak", lambda: prog(
           "permission-show": reads("--app --runtime --columns: --show-details --all "
                                    "--updates --json -a -d"),
           "uninstall remove remote-delete": does(REMOVE, True),
-          "install update run override remote-add remote-modify kill repair mask pin "
-          "enter make-current config": does(INSTALL)}))
+          "install update override remote-add remote-modify kill repair mask pin "
+          "make-current config": does(SYSTEM_INSTALL, True),
+          "run enter": does("runs an application")}))
 define("pacman yay paru", lambda: prog(args="p*", raw=True, hook="pacman"))
 define("apk", lambda: prog(
     "-qv --quiet --verbose --no-cache --root:n -X: --repository:", info="--version -V --help",
@@ -387,11 +454,20 @@ define("apk", lambda: prog(
         "--rdepends --size --webpage --installed --upgradable --exact --description "
         "--origin"),
         "del delete": does(REMOVE, True),
-        "add update upgrade fix cache fetch manifest": does(INSTALL)}))
+        "add upgrade fix": does(SYSTEM_INSTALL, True),
+        "update cache fetch manifest": does("refreshes package indexes or downloads "
+                                            "packages")}))
 define("nix-env", lambda: prog(args="p*", raw=True, hook="nix_env"))
 define("nix", lambda: prog(
     "--version --help", subs={"search": reads("--json --exclude: -e:"),
                               "flake": prog(subs={"show metadata info": reads("--json")}),
+                              "profile": prog(subs={
+                                  "list history diff-closures": reads("--json"),
+                                  "install add upgrade remove rollback wipe-history":
+                                      does(SYSTEM_INSTALL, True)}),
+                              "run shell develop build eval repl": does(
+                                  "builds or runs code (Nix expressions can run "
+                                  "programs)"),
                               "--version": reads()},
     danger={"--option: --extra-experimental-features: --impure": "changes Nix's settings"}))
 define("composer", lambda: prog(
@@ -404,6 +480,13 @@ define("composer", lambda: prog(
           "config": reads("--list -l --global -g --editor -e --unset --auth -a --absolute",
                           args="p*", hook="composer_config"),
           "remove rm clear-cache clearcache cc": does(REMOVE, True),
-          "install i update u upgrade require r run-script run exec create-project global "
-          "dump-autoload dumpautoload init archive reinstall bump self-update": does(
-              INSTALL)}))
+          "global self-update selfupdate": does(SYSTEM_INSTALL, True),
+          "install i update u upgrade require r run-script run exec create-project "
+          "dump-autoload dumpautoload init archive reinstall bump list": does(INSTALL)}))
+define("corepack", lambda: prog(
+    "", info="--version -v --help -h",
+    subs={"enable disable install prepare use up hydrate pack": does(
+        "installs package-manager shims or releases for your whole account", True)}))
+define("emerge xbps-install opkg guix mas pkgin pkg_add eopkg swupd slackpkg urpmi "
+       "pkcon", lambda: prog(args="p*", raw=True, hook="system_install",
+                             info="--version --help -h -V"))

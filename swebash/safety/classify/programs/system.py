@@ -32,7 +32,7 @@ SYSTEMCTL = ("-t: -p: -P: -a -r -l -i -q -f -n: -o: -s: --type: --state: --prope
              "--root:n --image: -M: --machine:")
 STOPS = "stops, kills, masks or disables services or the machine"
 define("systemctl", lambda: prog(
-    SYSTEMCTL, abbrev=False, verb_optional=True, info="--version --help -h",
+    SYSTEMCTL, abbrev=False, verb_optional=True, info="--version --help -h", admin=True,
     ask={"-H:h --host:h": "acts on another machine over ssh"},
     subs={"status show cat list-units list-unit-files list-sockets list-timers list-jobs "
           "list-dependencies list-machines list-automounts list-paths is-active is-enabled "
@@ -50,7 +50,7 @@ define("systemctl", lambda: prog(
           "mount-image log-level log-target service-watchdogs service-log-level "
           "service-log-target list-paths-old": does("changes system services",
                                                     hook="systemctl_path")}))
-define("service", lambda: prog(args="p*", raw=True, hook="service"))
+define("service", lambda: prog(args="p*", raw=True, hook="service", admin=True))
 JOURNAL = ("-mbkrxeaqfNFc -M: -D:n -S: -U: -u: -t: -T: -p: -g: -o: -n:: -b:: -I: "
            "--system --user --machine: --merge --directory:n --file:r --root:n --image: "
            "--namespace: --since: --until: --cursor: --after-cursor: --cursor-file:w "
@@ -87,7 +87,7 @@ define("busctl gdbus", lambda: prog(
               "calls a system service over D-Bus", True)}))
 define("dbus-send qdbus dbus-monitor", lambda: prog(
     args="p*", raw=True, effect="talks to services over D-Bus", dangerous=True))
-define("crontab", lambda: prog(args="p*", raw=True, hook="crontab"))
+define("crontab", lambda: prog(args="p*", raw=True, hook="crontab", admin=True))
 define("at batch", lambda: prog(args="p*", raw=True, hook="at"))
 define("atq", lambda: prog("-q: -V", args="p*"))
 define("atrm", lambda: prog(args="p*", raw=True, effect="removes scheduled jobs",
@@ -119,7 +119,9 @@ define("firewall-cmd", lambda: prog(args="p*", raw=True, hook="firewall_cmd"))
 define("umount swapoff", lambda: prog(
     args="p*", raw=True, effect="unmounts filesystems or disables swap", dangerous=True))
 define("swapon", lambda: prog("-s --show:: --summary --noheadings --bytes --raw -v",
-                              args=""))
+                              args="p*", hook="swapon", admin=True,
+                              ask={"-a --all -e --ifexists -p: --priority: -d:: --discard:: "
+                                   "-f --fixpgsz": "enables swap"}))
 DISK = "changes disks or filesystems"
 define("mkfs mke2fs mkswap wipefs blkdiscard sgdisk resize2fs e2fsck fsck xfs_repair "
        "nvme format mkdosfs mkntfs", lambda: prog(args="p*", raw=True, hook="disk"))
@@ -141,7 +143,7 @@ define("useradd userdel usermod groupadd groupdel groupmod chpasswd gpasswd newu
 define("passwd", lambda: prog(args="p*", raw=True, hook="passwd"))
 define("chage", lambda: prog("-l --list", args="p?", info="--help -h"))
 define("visudo", lambda: prog("-c -q -s -f:r --check --quiet --strict --file:r", args="",
-                              info="--version -V --help -h"))
+                              info="--version -V --help -h", hook="visudo", admin=True))
 define("modprobe insmod rmmod depmod", lambda: prog(args="p*", raw=True, hook="modprobe"))
 define("shutdown reboot halt poweroff init telinit systemd-poweroff", lambda: prog(
     args="p*", raw=True, effect="shuts down or restarts the machine", dangerous=True,
@@ -154,8 +156,9 @@ define("setenforce", lambda: prog(args="p*", raw=True, effect="turns SELinux enf
 define("getenforce sestatus aa-status apparmor_status", lambda: prog("-v -b --json "
                                                                       "--pretty-json",
                                                                       args=""))
-define("update-alternatives", lambda: prog(args="p*", raw=True, hook="alternatives"))
-define("ldconfig", lambda: prog(args="p*", raw=True, hook="ldconfig"))
+define("update-alternatives", lambda: prog(args="p*", raw=True, hook="alternatives",
+                                              admin=True))
+define("ldconfig", lambda: prog(args="p*", raw=True, hook="ldconfig", admin=True))
 define("grub-install update-grub grub-mkconfig efibootmgr bootctl kernelstub",
        lambda: prog(args="p*", raw=True, hook="boot"))
 define("lsof", lambda: prog(
@@ -170,6 +173,15 @@ define("gdb cgdb gdb-multiarch lldb", lambda: prog(args="p*", raw=True, hook="de
 define("gdbserver gcore pstack eu-stack", lambda: prog(
     args="p*", raw=True, effect="attaches to a process (it can read its memory)",
     dangerous=True, info="--version --help"))
+define("reptyr xkill", lambda: prog(
+    args="p*", raw=True, effect="takes over or kills another program's window or terminal",
+    dangerous=True))
+define("jmap criu", lambda: prog(
+    args="p*", raw=True, effect="dumps or freezes a running process (its memory, its secrets)",
+    dangerous=True, info="--version --help -h -V"))
+define("jstack jcmd jinfo jhsdb py-spy rbspy", lambda: prog(
+    args="p*", raw=True, effect="attaches to a running process to inspect it",
+    info="--version --help -h -V"))
 define("perf", lambda: prog(args="p*", raw=True, hook="perf"))
 define("valgrind", lambda: prog(
     "-q -v --quiet --verbose --tool: --leak-check: --show-leak-kinds: --track-origins: "
@@ -228,9 +240,45 @@ define("xdotool ydotool wtype kitty wezterm", lambda: prog(args="p*", raw=True,
 define("xclip xsel pbcopy wl-copy clip.exe", lambda: prog(args="p*", raw=True,
                                                           hook="clipboard"))
 define("pbpaste wl-paste", lambda: prog("-n -p -l -t: --no-newline --primary --list-types "
-                                        "--type:", args=""))
-define("gsettings dconf", lambda: prog(args="p*", raw=True, hook="settings"))
+                                        "--type:", args="", effect="reads the clipboard "
+                                        "(it may hold a password)", dangerous=True))
+define("gsettings dconf", lambda: prog(args="p*", raw=True, hook="settings",
+                                      admin=True))
 define("xdg-open open sensible-browser gio xdg-mime", lambda: prog(args="p*", raw=True,
                                                                     hook="opener"))
 define("notify-send", lambda: prog("-u: -t: -a: -i: -c: -h: -e --urgency: --expire-time: "
                                    "--app-name: --icon: --category: --hint:", args="p*"))
+# the machine's clock, locale, trust store and network identity: administration
+define("hwclock", lambda: prog(
+    "-r --show --get -V --verbose --test --utc --localtime -u -l --debug --rtc:",
+    admin=True, danger={"-w --systohc -s --hctosys --set --date: --adjust --systz "
+                        "--predict --update-drift": "sets the hardware or system clock"}))
+define("trust", lambda: prog(
+    "--filter: --purpose: --format:", admin=True,
+    subs={"list dump": prog(args="p*", inherits=True)}))
+define("locale-gen update-locale update-ca-certificates update-ca-trust update-initramfs "
+       "dpkg-reconfigure mkinitcpio dracut", lambda: prog(
+           args="p*", raw=True, admin=True, info="--version --help",
+           effect="rebuilds or changes the machine's system configuration"))
+define("tailscale zerotier-cli wg wg-quick", lambda: prog(
+    "--socket:", admin=True, info="--version version --help",
+    subs={"status ip version netcheck whois show listnetworks info": prog(
+        args="p*", inherits=True, raw=True)}))
+define("jupyter jupyter-notebook jupyter-lab", lambda: prog(
+    args="p*", raw=True, hook="jupyter", info="--version --help --paths -h"))
+define("lxc incus", lambda: prog(
+    "--project: --quiet -q --verbose -v --debug --force-local", info="--version version --help",
+    subs={"list ls info version": prog("-c: --columns: -f: --format:", args="p*",
+                                       inherits=True),
+          "exec shell console launch init start stop restart delete rm copy cp move mv file "
+          "push pull edit snapshot restore publish export import rebuild": prog(
+              args="p*", raw=True, inherits=True, effect="runs, changes or enters "
+              "containers", dangerous=True)}))
+define("docker-credential-desktop docker-credential-pass docker-credential-secretservice "
+       "docker-credential-osxkeychain docker-credential-wincred docker-credential-ecr-login "
+       "docker-credential-gcr docker-credential-gcloud", lambda: prog(
+           args="p*", raw=True, effect="prints stored registry credentials", dangerous=True,
+           info="version --version --help"))
+define("sensible-editor select-editor editor", lambda: prog(
+    args="p*", raw=True, effect="opens an editor chosen by your settings (it can run "
+    "anything)", dangerous=True))

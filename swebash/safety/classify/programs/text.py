@@ -131,7 +131,7 @@ define("zcat bzcat xzcat zstdcat lz4cat lzcat zless zmore bzless xzless", lambda
     "-fqvhlLtkcdT -S: --force --quiet --verbose --stdout --decompress --keep --test "
     "--list --suffix: --threads:", args="r*"))
 define("gzip gunzip bzip2 bunzip2 xz unxz lzma unlzma zstd unzstd lz4 unlz4 brotli pigz "
-       "pbzip2 lzip", lambda: prog(
+       "unpigz pbzip2 lbzip2 lzip plzip pixz compress uncompress lzop", lambda: prog(
            "-0123456789cdfhklLnNqrStTvVzZ -S: -T: -b: -p: --stdout --to-stdout --decompress "
            "--uncompress --force --keep --list --license --no-name --name --quiet --recursive "
            "--rsyncable --suffix: --synchronous --test --verbose --fast --best --threads: "
@@ -183,11 +183,12 @@ define("zip", lambda: prog(
     hook="zip", effect="creates or changes an archive",
     danger={"-TT: --unzip-command:": RUNS, "-m --move": "deletes the files it archives"},
     ask={"-d --delete": "deletes entries from an archive"}))
-define("7z 7za 7zr", lambda: prog(
+define("7z 7za 7zr 7zz 7zzs", lambda: prog(
     "-r -y -slt -so -si -ssc -scs* -sc* -bs* -bb* -ba -o*:a -p* -m* -t* -x* -i* -v* -w* "
     "-ao* -an -sdel -spf -snl -sni -sns -stl -bt -scrc*", single=True, args="p*",
     subs={"l t i h b": prog(args="r p*", inherits=True),
-          "x e": prog(args="r p*", inherits=True, effect="extracts files"),
+          "x e": prog(args="r p*", inherits=True, effect="extracts files (they may "
+                      "overwrite existing ones)", dangerous=True),
           "a u d rn": prog(args="w p*", inherits=True, effect="creates or changes an archive",
                            hook="archive_reads")}))
 define("cpio", lambda: prog(

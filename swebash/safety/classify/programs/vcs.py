@@ -273,7 +273,9 @@ def git() -> Spec:
             "send-email imap-send": write("sends patches by email", True),
             "daemon instaweb http-backend upload-pack receive-pack upload-archive shell":
                 write("serves the repository", True),
-            "credential credential-store credential-cache": write(
+            "credential credential-store credential-cache credential-manager "
+            "credential-manager-core credential-osxkeychain credential-libsecret "
+            "credential-wincred credential-netrc": write(
                 "reads or stores credentials", True),
             "difftool": write("runs a diff tool"),
         })
@@ -351,8 +353,15 @@ define("gh", lambda: prog(
             "list ls search browse": prog(args="p*", inherits=True, raw=True),
             "install upgrade exec create remove": write("installs or runs a gh extension "
                                                         "(its code runs)", True)}),
-        "alias codespace cs ssh-key gpg-key label cache ruleset project org browse config "
+        "codespace cs ssh-key gpg-key label cache ruleset project org browse "
         "attestation copilot": write("changes GitHub or local gh settings"),
+        # gh's settings name programs (editor, pager, browser) and aliases run shell code
+        "config": prog(subs={"get list": prog("-h: --host:", args="p?", inherits=True),
+                             "set clear-cache": write("sets a program gh runs (editor, "
+                                                      "pager, browser)", True)}),
+        "alias": prog(subs={"list ls": prog(inherits=True),
+                            "set import delete": write("defines a gh alias (it can run "
+                                                       "shell code)", True)}),
         "search": prog(subs={"repos issues prs code commits": prog(
             args="p*", raw=True, inherits=True)}),
         "status": prog("-e: -o: --exclude: --org:", inherits=True),
