@@ -56,7 +56,7 @@ from swebash.config import AiConfig
 from swebash.errors import AiError, AiNotConfigured, SwebashError
 from swebash.providers.base import Provider, TextDelta, TurnEnd, UserMessage, Warmable
 from swebash.safety.audit import AuditLog
-from swebash.safety.base import Redactor, RuleWriter, SafetyGate
+from swebash.safety.base import LearnsSecrets, Redactor, RuleWriter, SafetyGate
 from swebash.safety.boundary import HasFileBoundary
 from swebash.safety.sandbox import ManagedSandbox
 from swebash.tools.base import ToolContext
@@ -136,6 +136,8 @@ class DefaultAiService:
     def tool_context(self) -> ToolContext:
         env = dict(self.terminal.exported_env()) if self.terminal is not None else dict(
             os.environ)
+        if isinstance(self.redactor, LearnsSecrets):  # what the command sees, it may print
+            self.redactor.learn(env)
         files = self.gate.files if isinstance(self.gate, HasFileBoundary) else None
         # the sandbox also when it confines nothing: its supervisor still ends every command
         return ToolContext(cwd=self.cwd(), env=env, config=self.config.tools,
@@ -214,6 +216,8 @@ class DefaultAiService:
         if request.stdin_context:
             piped = request.stdin_context[-STDIN_LIMIT:]
             text = f"{text}\n\nInput piped to this question:\n```\n{piped}\n```"
+        if self.terminal is not None and isinstance(self.redactor, LearnsSecrets):
+            self.redactor.learn(self.terminal.exported_env())  # exported since the last turn
         user = UserMessage(self.redactor.redact(text))
         context = (terminal_context_text(self.terminal, self.redactor,
                                          self.config.context_commands)

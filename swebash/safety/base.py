@@ -7,6 +7,7 @@ the UI's confirmation hook, or is refused when there is none.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal, Protocol, runtime_checkable
 
 from swebash.api import Verdict
@@ -25,6 +26,13 @@ class SafetyGate(Protocol):
 class Redactor(Protocol):
     def redact(self, text: str) -> str:
         """Replace secrets in ``text`` with ``[REDACTED:<name>]``."""
+        ...
+
+
+@runtime_checkable
+class LearnsSecrets(Protocol):
+    def learn(self, environ: Mapping[str, str]) -> None:
+        """Redact the secret-named values of ``environ`` too, from now on."""
         ...
 
 

@@ -46,17 +46,28 @@ SHAPE_MARKERS: dict[str, tuple[str, ...]] = {
 
 class SecretRedactor:
     def __init__(self, environ: Mapping[str, str], extra_secrets: Iterable[str] = ()) -> None:
-        values: dict[str, str] = {}
-        for name, value in environ.items():
-            if SECRET_NAME.search(name) and len(value) >= MIN_SECRET_LEN:
-                values.setdefault(value, name)
+        self._names: dict[str, str] = {}
+        self._pattern: re.Pattern[str] | None = None
         for value in extra_secrets:
             if value and len(value) >= MIN_SECRET_LEN:
-                values.setdefault(value, "api-key")
+                self._names.setdefault(value, "api-key")
+        self.learn(environ)
+
+    def learn(self, environ: Mapping[str, str]) -> None:
+        """Also redact the secret-named values of ``environ`` from now on: the user's shell
+        exports variables after swebash started (``export SERVICE_TOKEN=…``), and the commands
+        the AI runs see them. Values are only ever added, so every text that leaves later
+        (tool results, the audit log, the terminal context) is redacted of them too."""
+        new = {value: name for name, value in environ.items()
+               if SECRET_NAME.search(name) and len(value) >= MIN_SECRET_LEN
+               and value not in self._names}
+        if not new and (self._pattern is not None or not self._names):
+            return
+        for value, name in new.items():
+            self._names.setdefault(value, name)
         # longest first, so a secret that contains another is replaced whole
-        ordered = sorted(values, key=len, reverse=True)
-        self._names = values
-        self._pattern = re.compile("|".join(map(re.escape, ordered))) if ordered else None
+        ordered = sorted(self._names, key=len, reverse=True)
+        self._pattern = re.compile("|".join(map(re.escape, ordered)))
 
     def redact(self, text: str) -> str:
         if not text:

@@ -380,3 +380,21 @@ def test_the_status_of_a_question_is_what_dollar_question_mark_says(spawn: Spawn
     term.run("? this one works")
     term.run("echo status=$?")
     assert "status=0" in term.text()
+
+
+def test_a_secret_exported_at_the_prompt_never_reaches_the_model(
+        spawn: Spawn, server: FakeServer, ai_env: dict[str, str], tmp_path: Path) -> None:
+    """swebash learned its secrets from its own environment at start; a token exported in the
+    shell later is seen by the commands the AI runs, so it is redacted from what they print
+    and from the terminal context (the export line itself) as well."""
+    secret = "tok-" + "7f3a9c" * 4
+    server.script({"tools": tool("printenv SERVICE_TOKEN; echo done-$((6*7))")},
+                  {"text": "Printed it."})
+    term = spawn(env=ai_env, cwd=str(tmp_path))
+    term.run(f"export SERVICE_TOKEN={secret}")
+    term.run("? show me my token")
+    assert "Printed it." in term.text()
+    sent = json.dumps([request.body for request in server.requests])
+    assert "done-42" in sent  # the tool's output did reach the model
+    assert secret not in sent
+    assert "[REDACTED:SERVICE_TOKEN]" in sent
