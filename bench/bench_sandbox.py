@@ -42,8 +42,8 @@ GAP = 0.1  # seconds between two commands (untimed)
 ARGV = ["bash", "-c", "true"]
 
 
-def plain(cwd: str, env: dict[str, str]) -> None:
-    subprocess.Popen(ARGV, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+def plain(cwd: str, env: dict[str, str], argv: list[str] | None = None) -> None:
+    subprocess.Popen(argv or ARGV, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                      start_new_session=True).communicate()
 
@@ -56,18 +56,33 @@ def confined(sandbox: OsSandbox, cwd: str, env: dict[str, str]) -> Callable[[], 
     return once
 
 
-def spaced(fn: Callable[[], object], runs: int) -> list[float]:
-    """Milliseconds per call, with a pause between calls (not timed): the model issues one
-    command at a time and reads its result, and the supervisor prepares the next process in
-    that pause."""
-    samples = []
+def timed(fn: Callable[[], object]) -> float:
+    started = time.perf_counter()
     fn()
+    return (time.perf_counter() - started) * 1000
+
+
+def paired(base: Callable[[], object], fn: Callable[[], object],
+           runs: int) -> tuple[list[float], list[float]]:
+    """(base samples, fn samples) in ms, taken in turns: on 2 shared cores the load drifts
+    within seconds, so an overhead is only meaningful between runs taken side by side. A pause
+    before each ``fn`` (not timed): the model issues one command at a time and reads its
+    result, and the supervisor prepares the next process in that pause."""
+    base()
+    fn()
+    bases, samples = [], []
     for _ in range(runs):
+        bases.append(timed(base))
         time.sleep(GAP)
-        started = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - started) * 1000)
-    return samples
+        samples.append(timed(fn))
+    return bases, samples
+
+
+def overhead(bases: list[float], samples: list[float]) -> tuple[float, float, float]:
+    """(median run, median of the paired differences, quickest run - quickest base)."""
+    return (statistics.median(samples),
+            statistics.median(s - b for b, s in zip(bases, samples, strict=True)),
+            min(samples) - min(bases))
 
 
 def startup(env: dict[str, str]) -> None:
@@ -87,8 +102,8 @@ def startup(env: dict[str, str]) -> None:
         for where, cwd in (("this repository", os.getcwd()), ("a small temp tree", small)):
             base = timing.median_ms(lambda cwd=cwd: plain(cwd, env), RUNS,  # type: ignore[misc]
                                     warm=True)
-            base_best = timing.best_ms(lambda cwd=cwd: plain(cwd, env), RUNS)  # type: ignore[misc]
-            print(f"{where}: unconfined bash -c true {base:.1f} ms median")
+            print(f"{where}: unconfined bash -c true {base:.1f} ms median "
+                  f"(each figure below: against unconfined runs taken in turns with it)")
             for backend in backends:
                 for network in (("off",) if backend == "off" else ("proxy", "off")):
                     config = SandboxConfig(mode="off" if backend == "off" else "auto",
@@ -100,18 +115,30 @@ def startup(env: dict[str, str]) -> None:
                     warm_ms = (time.perf_counter() - started) * 1000
                     policy_ms = timing.median_ms(
                         lambda s=sandbox, c=cwd: s.policy(c, env), RUNS)  # type: ignore[misc]
-                    times = spaced(confined(sandbox, cwd, env), RUNS)
-                    total = statistics.median(times)
-                    quickest = min(times) - base_best
-                    extra = total - base
+                    total, extra, quickest = overhead(*paired(
+                        lambda c=cwd: plain(c, env), confined(sandbox, cwd, env),  # type: ignore[misc]
+                        RUNS))
                     verdict = "ok" if extra <= 15 else "OVER"
                     label = f"{backend}/{network}" if backend != "off" else "sandbox off"
                     print(f"  {label:16s} {total:6.1f} ms  (+{extra:.1f} ms per command median, "
                           f"+{quickest:.1f} ms best; policy {policy_ms:.1f} ms; supervisor "
                           f"start once {warm_ms:.0f} ms)   [target <= 15 ms: {verdict}]")
+                    if backend == "bwrap" and network == "off":
+                        bwrap_alone(sandbox, cwd, env)
                     sandbox.close()
     finally:
         shutil.rmtree(small, ignore_errors=True)
+
+
+def bwrap_alone(sandbox: OsSandbox, cwd: str, env: dict[str, str]) -> None:
+    """bubblewrap's own share: the same bwrap command line, started directly (no supervisor,
+    no seccomp filter, no Python on the way) — what no change on swebash's side can remove."""
+    policy = sandbox.policy(cwd, env)
+    argv = [*sandbox.confinement(policy, cwd, False).bwrap, "--", *ARGV]
+    total, extra, quickest = overhead(*paired(
+        lambda: plain(cwd, env), lambda: plain(cwd, env, argv), RUNS))
+    print(f"    (bwrap alone   {total:6.1f} ms  (+{extra:.1f} ms median, +{quickest:.1f} ms best): "
+          f"its namespaces and mounts, part of the line above)")
 
 
 class _Quiet(http.server.BaseHTTPRequestHandler):

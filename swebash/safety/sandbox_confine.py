@@ -22,7 +22,7 @@ import ctypes
 import json
 import os
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from swebash.safety import sandbox_landlock, sandbox_seccomp
@@ -48,7 +48,9 @@ class Confinement:
     netns_paths: tuple[str, ...] = ()  # (user, net) namespace files, for the MCP launcher
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self))
+        # the fields as they are (json writes tuples as lists): ``asdict`` would deep-copy
+        # Landlock's grants, hundreds of pairs, for every command (~2 ms)
+        return json.dumps({f.name: getattr(self, f.name) for f in fields(self)})
 
     @classmethod
     def from_json(cls, text: str) -> Confinement:
@@ -148,19 +150,34 @@ def exec_argv(spec: Confinement, argv: list[str]) -> tuple[str, list[str]]:
 
 def launcher_argv(spec: Confinement, argv: list[str]) -> list[str]:
     """A command line that starts ``argv`` confined by ``spec`` — for processes swebash does not
-    start itself (MCP servers, started by the SDK). Costs one Python start (~30 ms)."""
+    start itself (MCP servers, started by the SDK). Costs one Python start (~30 ms).
+
+    One argument may not exceed 128 KiB (``MAX_ARG_STRLEN``; beyond it exec fails with E2BIG),
+    so nothing that grows with the machine travels inside the spec's JSON: Landlock's read
+    grants (one per entry beside every directory on the way to a secret: thousands in a
+    crowded ``/tmp``) are left out and planned again by the launcher from the same hidden
+    paths, and bubblewrap's options follow the spec as arguments of their own (their count
+    first)."""
     parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     boot = (f"import sys; sys.path.insert(0, {parent!r}); "
             "from swebash.safety.sandbox_confine import main; main()")
-    return [sys.executable, "-I", "-c", boot, spec.to_json(), "--", *argv]
+    landlock = {k: v for k, v in spec.landlock.items() if k != "grants"}
+    slim = Confinement(spec.backend, (), landlock, spec.sockets, spec.audit, spec.watch_connect,
+                       spec.join_netns, spec.netns_paths)
+    return [sys.executable, "-I", "-c", boot, slim.to_json(), str(len(spec.bwrap)), *spec.bwrap,
+            "--", *argv]
 
 
 def main() -> None:
-    """The launcher: ``… SPEC -- COMMAND ARGS``; confine, then exec (status 126 on failure)."""
+    """The launcher: ``… SPEC N BWRAP_OPTION×N -- COMMAND ARGS``; confine, then exec (status
+    126 on failure)."""
     args = sys.argv[1:]
     try:
-        spec = Confinement.from_json(args[0])
-        argv = args[args.index("--") + 1:]
+        count = int(args[1])
+        if args[2 + count] != "--":
+            raise ValueError("malformed launcher arguments")
+        spec = replace(Confinement.from_json(args[0]), bwrap=tuple(args[2:2 + count]))
+        argv = args[3 + count:]
         fds = None
         if spec.join_netns:
             fds = (os.open(spec.netns_paths[0], os.O_RDONLY | os.O_CLOEXEC),

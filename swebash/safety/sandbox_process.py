@@ -5,6 +5,11 @@ after the first prompt), as ``python -I`` with the standard library only. A read
 its messages — a command started, failed to start, or ended (with its status and the writes
 the audit saw refused) — and completes the matching ``SupervisedProcess``. Closing the socket
 (``close()``, or swebash dying however it dies) makes the supervisor end every command.
+
+A supervisor that died (killed, out of memory) is started again by the next command. Its death
+is known from its process (``_Link.dead``), not from its socket: the helpers it forked hold the
+socket until they have ended its commands and said so, so for a moment a command's record has
+ended while the socket still looks open — a command sent then would go nowhere.
 """
 
 from __future__ import annotations
@@ -100,8 +105,26 @@ class SupervisedProcess:
         self._done.set()
 
 
+class _Link:
+    """One run of the supervisor process: its socket, the process, the commands it was asked
+    for. A restarted supervisor is a new link, so what the old one's reader thread does when
+    it ends (fail its commands, wake who waits for it) never reaches the new one's."""
+
+    def __init__(self, sock: socket.socket, proc: subprocess.Popen[bytes]) -> None:
+        self.sock = sock
+        self.proc = proc
+        self.pending: dict[int, SupervisedProcess] = {}
+        self.ready = threading.Event()  # said ready, or ended
+        self.ended = False  # its reader saw the end of the socket
+
+    def dead(self) -> bool:
+        """The process has exited. Its socket can still look open for a moment: the helpers it
+        forked hold it until they have ended the commands (and said so)."""
+        return self.proc.poll() is not None
+
+
 class Supervisor:
-    """One supervisor process for this swebash; thread-safe."""
+    """One supervisor process for this swebash (started again when it died); thread-safe."""
 
     def __init__(self, *, netns: bool = False) -> None:
         self.want_netns = netns
@@ -109,30 +132,33 @@ class Supervisor:
         self.netns_error = ""
         self._lock = threading.Lock()
         self._send_lock = threading.Lock()
-        self._sock: socket.socket | None = None
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._pending: dict[int, SupervisedProcess] = {}
+        self._link: _Link | None = None
         self._next = 0
-        self._ready = threading.Event()
 
     # ------------------------------------------------------------------ lifecycle
 
-    def start(self) -> None:
-        """Start the supervisor unless it runs; raises OSError when it cannot start."""
+    def start(self) -> _Link:
+        """Start the supervisor unless it runs (again, when it died); its link. Raises OSError
+        when it cannot start."""
         with self._lock:
-            if self._sock is not None:
-                ours = None  # started (maybe by another thread, still starting): wait below
-            else:
-                ours = self._launch()
-        if ours is not None:
-            threading.Thread(target=self._read, args=(ours,), name="swebash-supervisor",
+            link, fresh = self._link, False
+            if link is not None and link.dead():
+                self._link = None
+                self._hang_up(link)  # its reader ends, failing what it still had
+                link = None
+            if link is None:
+                link, fresh = self._launch(), True
+                self._link = link
+        if fresh:
+            threading.Thread(target=self._read, args=(link,), name="swebash-supervisor",
                              daemon=True).start()
-        if not self._ready.wait(START_TIMEOUT):
+        if not link.ready.wait(START_TIMEOUT):
             self.close()
             raise OSError(errno.ETIMEDOUT, "the sandbox supervisor did not start")
+        return link
 
-    def _launch(self) -> socket.socket:
-        """Start the process (under the lock); its socket, for the reader thread."""
+    def _launch(self) -> _Link:
+        """Start the process (under the lock)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         ours.set_inheritable(False)
         parent = os.path.dirname(os.path.dirname(os.path.dirname(
@@ -141,36 +167,39 @@ class Supervisor:
                 "from swebash.safety.sandbox_supervisor import main; main()")
         options = json.dumps({"netns": self.want_netns})
         try:
-            self._proc = subprocess.Popen(
+            proc = subprocess.Popen(
                 [sys.executable, "-I", "-c", boot, str(theirs.fileno()), options],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 start_new_session=True, close_fds=True)
+        except BaseException:
+            ours.close()
+            raise
         finally:
             theirs.close()
-        self._ready.clear()
-        self._sock = ours
-        return ours
+        return _Link(ours, proc)
+
+    @staticmethod
+    def _hang_up(link: _Link) -> None:
+        with contextlib.suppress(OSError):
+            link.sock.shutdown(socket.SHUT_RDWR)
 
     def close(self) -> None:
         """End every command and the supervisor (idempotent)."""
         with self._lock:
-            sock, proc = self._sock, self._proc
-            self._sock = self._proc = None
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-            sock.close()
-        if proc is not None:
+            link, self._link = self._link, None
+        if link is not None:
+            self._hang_up(link)  # the supervisor reads end of file; the reader closes it
             with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(3)
+                link.proc.wait(3)
         if self.netns is not None:
             self.netns.listener.close()
             self.netns = None
 
     @property
     def pid(self) -> int | None:
-        return self._proc.pid if self._proc is not None else None
+        link = self._link
+        return link.proc.pid if link is not None else None
 
     # ------------------------------------------------------------------ commands
 
@@ -179,7 +208,7 @@ class Supervisor:
               ignore_exe: Sequence[str] = (), net: Mapping[str, Any] | None = None
               ) -> SupervisedProcess:
         """Start ``argv`` (output on pipes, stdin /dev/null, own session), confined."""
-        self.start()
+        link = self.start()
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         with self._lock:
@@ -187,13 +216,16 @@ class Supervisor:
             ident = self._next
             proc = SupervisedProcess(self, ident, os.fdopen(out_r, "rb", buffering=0),
                                      os.fdopen(err_r, "rb", buffering=0))
-            self._pending[ident] = proc
+            if not link.ended:  # (else nobody would ever complete it)
+                link.pending[ident] = proc
         message = {"op": "spawn", "id": ident, "argv": list(argv), "cwd": cwd,
                    "env": dict(env), "confine": confine.to_json(),
                    "write_map": dict(write_map) if write_map else None,
                    "ignore_exe": list(ignore_exe), "net": dict(net) if net else None}
         try:
-            self._send(message, [out_w, err_w])
+            if link.ended:
+                raise OSError(errno.EPIPE, "the sandbox supervisor ended")
+            self._send(link, message, [out_w, err_w])
         except OSError:
             proc.close_pipes()
             raise
@@ -209,40 +241,41 @@ class Supervisor:
         return proc
 
     def kill(self, ident: int) -> None:
-        with contextlib.suppress(OSError):
-            self._send({"op": "kill", "id": ident}, [])
+        link = self._link
+        if link is not None and ident in link.pending:
+            with contextlib.suppress(OSError):
+                self._send(link, {"op": "kill", "id": ident}, [])
 
-    def _send(self, message: dict[str, Any], fds: list[int]) -> None:
-        sock = self._sock
-        if sock is None:
-            raise OSError(errno.EPIPE, "the sandbox supervisor is not running")
+    def _send(self, link: _Link, message: dict[str, Any], fds: list[int]) -> None:
         with self._send_lock:
-            wire.send(sock, message, fds)
+            wire.send(link.sock, message, fds)
 
     # ------------------------------------------------------------------ the reader thread
 
-    def _read(self, sock: socket.socket) -> None:
+    def _read(self, link: _Link) -> None:
         while True:
             try:
-                message, fds = wire.receive(sock)
+                message, fds = wire.receive(link.sock)
             except (OSError, ValueError):
                 message, fds = None, []
             if message is None:
                 break
-            self._dispatch(message, fds)
+            self._dispatch(link, message, fds)
         # the supervisor is gone: so are its commands
         with self._lock:
-            pending, self._pending = self._pending, {}
-            if self._sock is sock:
-                self._sock = None
+            pending, link.pending = link.pending, {}
+            link.ended = True
+            if self._link is link:
+                self._link = None
+        link.sock.close()
         for proc in pending.values():
             if not proc._reply.is_set():
                 proc._failed(OSError(errno.EPIPE, "the sandbox supervisor ended"))
             elif proc.returncode is None:
                 proc._exited(-9, ())
-        self._ready.set()
+        link.ready.set()  # (whoever waits for this one to start: it will not)
 
-    def _dispatch(self, message: dict[str, Any], fds: list[int]) -> None:
+    def _dispatch(self, link: _Link, message: dict[str, Any], fds: list[int]) -> None:
         op = message.get("op")
         if op == "ready":
             if "netns_port" in message and fds:
@@ -250,11 +283,11 @@ class Supervisor:
                 self.netns = Netns(socket.socket(fileno=fds.pop(0)), int(message["netns_port"]),
                                    (f"/proc/{holder}/ns/user", f"/proc/{holder}/ns/net"))
             self.netns_error = str(message.get("netns_error", ""))
-            self._ready.set()
+            link.ready.set()
         for fd in fds:
             os.close(fd)
         with self._lock:
-            proc = self._pending.get(int(message.get("id", 0)))
+            proc = link.pending.get(int(message.get("id", 0)))
         if proc is None:
             return
         if op == "started":
@@ -263,8 +296,8 @@ class Supervisor:
             proc._failed(OSError(int(message.get("errno") or 0) or errno.EPERM,
                                  str(message.get("message", "cannot start"))))
             with self._lock:
-                self._pending.pop(proc.id, None)
+                link.pending.pop(proc.id, None)
         elif op == "exit":
             proc._exited(int(message["status"]), message.get("denied") or ())
             with self._lock:
-                self._pending.pop(proc.id, None)
+                link.pending.pop(proc.id, None)

@@ -236,6 +236,16 @@ def test_a_killed_supervisor_takes_its_commands_along_and_is_started_again(
         result = run(f"curl -sSf http://back.localhost:{web.port}/", world, sandbox,
                      keep=True)
         assert result["stdout"] == CANARY and sandbox.supervisor().pid != supervisor
+        # at once, again and again: the dead supervisor's helpers keep its socket open for a
+        # moment after its commands' records have ended; the next command must not go there
+        for _ in range(5):
+            process = sandbox.spawn(["sleep", marker], str(world.work), world.env)
+            supervisor = sandbox.supervisor().pid
+            assert supervisor is not None
+            os.kill(supervisor, signal.SIGKILL)
+            process.wait(10)
+            assert run("echo again", world, sandbox, keep=True)["stdout"] == "again\n"
+            assert sandbox.supervisor().pid != supervisor
     finally:
         sandbox.close()
         web.close()

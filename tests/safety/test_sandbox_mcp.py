@@ -86,6 +86,18 @@ def test_an_untrusted_server_runs_confined(world: World, backend: str) -> None:
     assert CANARY not in found["secret"]
 
 
+def test_an_untrusted_server_starts_confined_beside_a_crowded_directory(
+        world: World, backend: str) -> None:
+    # Landlock grants every entry beside each directory on the way to a secret: a crowded
+    # one (a shared /tmp, a long test run's temp dirs) must not make the launcher's command
+    # line too long to exec (E2BIG)
+    for n in range(3000):
+        (world.home / f"crowd-{n:05d}-{'x' * 60}").touch()
+    found = start_probe(world, backend, trust=False)
+    assert found["write"] != "ok" and found["outside_exists"] == "False"
+    assert CANARY not in found["secret"]
+
+
 def test_a_trusted_server_runs_as_configured(world: World, backend: str) -> None:
     found = start_probe(world, backend, trust=True)
     assert found["write"] == "ok" and found["outside_exists"] == "True"
