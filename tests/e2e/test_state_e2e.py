@@ -86,6 +86,17 @@ def test_preexec_hooks_install_once_and_fire_once_per_command(pair: Pair, tmp_pa
         assert "pre[true] 1" in text  # installed once
 
 
+def test_set_u_in_the_rc_file_as_bash(pair: Pair) -> None:
+    # the user's options hold for their commands and PROMPT_COMMAND, never for swebash's hook
+    ours, theirs = pair("set -u")
+    run_both(ours, theirs, "echo ok", "echo $NOPE_UNSET; echo after", "false | true",
+             'echo "ps:${PIPESTATUS[*]}"', "PROMPT_COMMAND='echo \"pc:$NOPE_PC\"'", "true",
+             "set +u", "echo done")
+    assert after_prompts(ours)[-13:] == after_prompts(theirs)[-13:]
+    assert "ps:1 0" in ours.text() and "done" in ours.text()
+    assert ours.text().count("NOPE_PC: unbound variable") == 2
+
+
 def test_ignoreeof_as_bash(pair: Pair) -> None:
     ours, theirs = pair()
     for term in (ours, theirs):
