@@ -15,6 +15,7 @@ loop and the tools agree on shapes without importing one another:
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
@@ -164,6 +165,16 @@ class ToolCallEnd:
     duration_ms: float
     call_id: str = ""
     summary: str = ""  # one line for people: "exit 0 · 12 lines", "declined by user"
+
+
+# The result of a tool call cut by Ctrl-C while it ran: the engine records it, and the UI draws the
+# same for the calls it saw running when the turn was cancelled.
+INTERRUPTED = "interrupted by the user (Ctrl-C) while it ran; the command was killed"
+
+
+def error_result(kind: str, message: str) -> str:
+    """A tool result that is an error, as the model reads it and the panels show it."""
+    return json.dumps({"error": True, "type": kind, "message": message})
 
 
 @dataclass(frozen=True)

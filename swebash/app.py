@@ -7,26 +7,24 @@ in ``-c`` / piped mode), so nothing provider-related is paid for at startup.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, TextIO
 
 from swebash.api import (
-    AiService,
     ConfirmAnswer,
     ConfirmHook,
     ConfirmRequest,
     TerminalContext,
 )
 from swebash.config import Config
-
-if TYPE_CHECKING:
-    from swebash.ai.platform import AiPlatform
+from swebash.host.runtime import AiRuntime, Report
 
 
-def build_ai_service(config: Config, context: TerminalContext | None = None,
-                     platform: AiPlatform | None = None) -> AiService:
-    """Wire the real engine: provider factory, tools, safety gate, redactor, audit log, and the
-    platform (stored conversation, MCP servers as a tool source, AGENTS.md)."""
-    from swebash.ai.platform import build_platform
+def build_runtime(config: Config, context: TerminalContext | None = None,
+                  report: Report | None = None) -> AiRuntime:
+    """Wire the AI half once: the platform (stored conversation, sessions, MCP servers), one
+    redactor, one file boundary, one safety gate, one sandbox (also for MCP servers), the tool
+    registry and the engine with its provider factory. ``report`` prints a one-line platform
+    notice (an MCP server that failed); the hosts give theirs."""
+    from swebash.ai.platform import build_platform, report_to_stderr
     from swebash.ai.service import DefaultAiService
     from swebash.providers.select import create_provider
     from swebash.safety.audit import AuditLog
@@ -36,12 +34,14 @@ def build_ai_service(config: Config, context: TerminalContext | None = None,
     from swebash.safety.sandbox import OsSandbox
     from swebash.tools.registry import default_registry
 
+    cwd = context.cwd if context is not None else os.getcwd
+    platform = build_platform(config, cwd, report or report_to_stderr)
     redactor = SecretRedactor(config.environ, config.ai.secret_values())
     # one file policy for the gate and the file tools (the service hands the gate's to them)
     files = FileBoundary(str(config.paths.home), redactor=redactor,
                          protected=(str(config.paths.config_dir), str(config.paths.state_dir)))
-    if platform is None:
-        platform = build_platform(config, context.cwd if context is not None else os.getcwd)
+    gate = DefaultGate(config.policy, home=str(config.paths.home),
+                       rules_file=config.paths.rules_file, files=files)
     registry = default_registry(config.ai.tools)
     sandbox = OsSandbox(config.sandbox, home=str(config.paths.home), environ=config.environ,
                         protect=(config.paths.config_dir, config.paths.state_dir),
@@ -49,12 +49,11 @@ def build_ai_service(config: Config, context: TerminalContext | None = None,
     if platform.mcp is not None:
         registry.add_source(platform.mcp)
         platform.mcp.use_sandbox(sandbox)  # one policy for commands and MCP servers
-    return DefaultAiService(
+    service = DefaultAiService(
         config=config.ai,
         provider_factory=create_provider,
         registry=registry,
-        gate=DefaultGate(config.policy, home=str(config.paths.home),
-                         rules_file=config.paths.rules_file, files=files),
+        gate=gate,
         redactor=redactor,
         terminal=context,
         audit=AuditLog(config.paths.audit_file, redactor) if config.paths.persistent else None,
@@ -64,6 +63,7 @@ def build_ai_service(config: Config, context: TerminalContext | None = None,
         compact_after_bytes=config.sessions.compact_after_bytes,
         sandbox=sandbox,
     )
+    return AiRuntime(config, service, gate, platform, sandbox)
 
 
 def noninteractive_confirm(yes: bool, yes_dangerous: bool) -> ConfirmHook | None:
@@ -81,20 +81,3 @@ def noninteractive_confirm(yes: bool, yes_dangerous: bool) -> ConfirmHook | None
         return ConfirmAnswer.YES
 
     return hook
-
-
-def run_ai_line(line: str, *, stdin_text: str | None = None, yes: bool = False,
-                yes_dangerous: bool = False, config: Config | None = None,
-                out: TextIO | None = None, err: TextIO | None = None,
-                continue_last: bool = False) -> int:
-    """Answer one `? …` / `?? …` line in plain text; return the exit status.
-
-    The answer goes to stdout, tool events one line each to stderr. 0 on success; 1 when the
-    provider or the engine failed; 2 when AI is not configured or the line is empty. MCP
-    servers the line started are stopped before this returns.
-    """
-    from swebash.batch_ai import PlainAiHost
-
-    with PlainAiHost(config, yes=yes, yes_dangerous=yes_dangerous, out=out, err=err,
-                     continue_last=continue_last) as host:
-        return host.ask(line, stdin_text)

@@ -22,22 +22,23 @@ from swebash.config import Config
 from swebash.errors import SwebashError
 
 if TYPE_CHECKING:
-    from swebash.ai.platform import AiPlatform
-    from swebash.interactive.ai_loop import AiLoop
+    from swebash.host.loop import AiLoop
+    from swebash.host.runtime import AiPlatform, AiRuntime, RuntimeFactory
 
 
 class PlainAiHost:
     def __init__(self, config: Config | None = None, *, yes: bool = False,
                  yes_dangerous: bool = False, continue_last: bool = False,
-                 out: TextIO | None = None, err: TextIO | None = None) -> None:
+                 out: TextIO | None = None, err: TextIO | None = None,
+                 runtime_factory: RuntimeFactory | None = None) -> None:
         self._config = config
         self.yes = yes
         self.yes_dangerous = yes_dangerous
         self.continue_last = continue_last
         self.out = out or sys.stdout
         self.err = err or sys.stderr
-        self._platform: AiPlatform | None = None
-        self._service: AiService | None = None
+        self._factory = runtime_factory
+        self._runtime: AiRuntime | None = None
         self._loop: AiLoop | None = None
         self._saved: lifecycle.Saved = {}
 
@@ -53,32 +54,37 @@ class PlainAiHost:
         return self._config
 
     @property
-    def platform(self) -> AiPlatform:
-        if self._platform is None:
-            from swebash.ai.platform import build_platform
+    def runtime(self) -> AiRuntime:
+        """The AI half, built once by the composition root (``app.build_runtime``)."""
+        if self._runtime is None:
+            factory = self._factory
+            if factory is None:
+                from swebash.app import build_runtime
+
+                factory = build_runtime
 
             def report(line: str) -> None:
                 print(f"swebash: {line}", file=self.err, flush=True)
 
-            self._platform = build_platform(self.config, os.getcwd, report)
+            self._runtime = factory(self.config, None, report)
             if self.continue_last:
-                message = self._platform.continue_last(os.getcwd())
+                message = self._runtime.platform.continue_last(os.getcwd())
                 if message:
                     print(f"swebash: {message}", file=self.err, flush=True)
-        return self._platform
+        return self._runtime
+
+    @property
+    def platform(self) -> AiPlatform:
+        return self.runtime.platform
 
     @property
     def service(self) -> AiService:
-        if self._service is None:
-            from swebash.app import build_ai_service
-
-            self._service = build_ai_service(self.config, None, self.platform)
-        return self._service
+        return self.runtime.service
 
     @property
     def loop(self) -> AiLoop:
         if self._loop is None:
-            from swebash.interactive.ai_loop import AiLoop
+            from swebash.host.loop import AiLoop
 
             self._loop = AiLoop()
             self._trap_signals()
@@ -135,7 +141,7 @@ class PlainAiHost:
 
     def builtin(self, line: str) -> int:
         """An `ai …` line, printed as plain text."""
-        from swebash.interactive import ai_builtins
+        from swebash.host import builtins as ai_builtins
 
         try:
             status = ai_builtins.run(self, line)
@@ -165,8 +171,8 @@ class PlainAiHost:
 
     def close(self) -> None:
         """Stop MCP servers and the loop thread; restore signal handlers. Idempotent."""
-        if self._platform is not None:
-            self._platform.close()
+        if self._runtime is not None:
+            self._runtime.close()
         if self._loop is not None:
             self._loop.close()
             self._loop = None

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 from swebash import __version__
 
 if TYPE_CHECKING:
-    from swebash.config import Paths
+    from swebash.api import TerminalContext
+    from swebash.config import Config, Paths
+    from swebash.host.runtime import AiRuntime, Report
     from swebash.shell.startup import Startup
 
 HELP = """\
@@ -334,9 +336,18 @@ def interactive(opts: Options) -> int:
                   "`ai resume` continues the newest conversation", file=sys.stderr)
         from swebash.interactive import firstprompt
 
-        return firstprompt.run(config, session, held=saved is not None)
+        return firstprompt.run(config, session, held=saved is not None,
+                               runtime_factory=ai_runtime)
     finally:
         restore_keys(saved)
+
+
+def ai_runtime(config: Config, context: TerminalContext | None, report: Report) -> AiRuntime:
+    """The interactive shell's AI half, built by the composition root on first use (``app`` and
+    the engine are imported then, never before the first prompt)."""
+    from swebash.app import build_runtime
+
+    return build_runtime(config, context, report)
 
 
 def hold_keys() -> list[Any] | None:

@@ -91,9 +91,6 @@ from typing import TextIO, TypeVar
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 
-# Names of environment variables whose values are secrets (redaction also looks at name shapes).
-API_KEY_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "BRAVE_API_KEY")
-
 PROVIDERS = ("openai", "anthropic", "gemini", "ollama", "openai-compatible")
 T = TypeVar("T")
 TomlValue = object  # what tomllib hands back: str, int, float, bool, list, dict, dates
@@ -170,10 +167,6 @@ class ToolConfig:
     web_provider: str = "duckduckgo"
     web_base_url: str | None = None  # SWEBASH_AI_WEB_BASE_URL: tests point it at 127.0.0.1
     brave_api_key: str | None = None
-
-    @property
-    def any_enabled(self) -> bool:
-        return self.enable_fs or self.enable_exec or self.enable_web
 
 
 @dataclass(frozen=True)

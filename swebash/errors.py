@@ -121,5 +121,3 @@ class UserDeclined(ToolError):
     kind = "UserDeclined"
 
 
-class PolicyError(SwebashError):
-    """A command or path could not be judged (e.g. bad policy rules)."""

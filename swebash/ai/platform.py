@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from swebash.ai.sessions import RecordedConversation, SessionInfo, SessionStore
 from swebash.config import Config
-from swebash.safety.display import one_line
 from swebash.tools.mcp import McpManager, Report
+from swebash.visible import one_line
+from swebash.wording import counted
 
 
 def report_to_stderr(line: str) -> None:
@@ -113,11 +114,6 @@ def format_date(stamp: float) -> str:
         return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
     except (ValueError, OverflowError, OSError):
         return "????-??-?? ??:??"
-
-
-def counted(count: int, word: str) -> str:
-    """"1 turn", "2 turns": a number with its noun in the right form."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def first_line(text: str, limit: int = 80) -> str:

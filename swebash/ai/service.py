@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from swebash.ai.agent import Agent, run_turn
+from swebash.ai.agent import Agent, Turn
 from swebash.ai.context import terminal_context_text
 from swebash.ai.conversation import Conversation
 from swebash.ai.metrics import Metrics
@@ -58,7 +58,7 @@ from swebash.providers.base import Provider, TextDelta, TurnEnd, UserMessage, Wa
 from swebash.safety.audit import AuditLog
 from swebash.safety.base import Redactor, RuleWriter, SafetyGate
 from swebash.safety.boundary import HasFileBoundary
-from swebash.safety.sandbox import OsSandbox
+from swebash.safety.sandbox import ManagedSandbox
 from swebash.tools.base import ToolContext
 from swebash.tools.registry import ToolRegistry
 
@@ -76,7 +76,7 @@ class DefaultAiService:
                  conversation: Conversation | None = None, mcp: McpManager | None = None,
                  user_instructions: Path | None = None,
                  compact_after_bytes: int = 200_000,
-                 sandbox: OsSandbox | None = None) -> None:
+                 sandbox: ManagedSandbox | None = None) -> None:
         self.config = config
         self._factory = provider_factory
         self._provider: Provider | None = None
@@ -231,8 +231,8 @@ class DefaultAiService:
             yield Notice(cut)
         self._cut_said = cut
         system = self.system_prompt(context, instructions)
-        turn = run_turn(self._agent(provider), self.conversation, user, system,
-                        self.tool_context, confirm)
+        turn = Turn(self._agent(provider), self.conversation, user, system,
+                    self.tool_context, confirm).run()
         async with contextlib.aclosing(turn):
             async for event in turn:
                 yield event

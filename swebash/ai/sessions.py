@@ -48,7 +48,7 @@ from swebash.ai.session_lock import Gone, LiveMark, remove_unless_live, sweep_or
 from swebash.config import SessionsConfig
 from swebash.durable import append_whole, rewrite_atomic
 from swebash.providers.base import Message, UserMessage
-from swebash.safety.display import one_line
+from swebash.visible import one_line
 
 __all__ = ["SUMMARY_QUESTION", "LoadedSession", "RecordedConversation", "SessionInfo",
            "SessionStore", "read_session"]

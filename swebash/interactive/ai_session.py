@@ -22,10 +22,11 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, TextIO
 
 from swebash.api import (
+    INTERRUPTED,
     AiEvent,
     AiService,
     ChatRequest,
@@ -35,68 +36,54 @@ from swebash.api import (
     ToolCallEnd,
     ToolCallStart,
     ToolExecuting,
+    error_result,
 )
 from swebash.config import Config
 from swebash.errors import SwebashError
-from swebash.interactive.ai_loop import AiLoop
+from swebash.host.loop import AiLoop
 from swebash.shell.pty import signal_keys
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from swebash.ai.platform import AiPlatform
+    from swebash.host.runtime import AiPlatform, AiRuntime, RuntimeFactory
     from swebash.render.events import TerminalRenderer
 
 CANCEL_GRACE = 0.45  # seconds a cancelled turn gets to clean up before the prompt returns
-ServiceFactory = Callable[[Config, TerminalContext | None], AiService]
 
 
 class AiFrontend:
     def __init__(self, config: Config, context: TerminalContext | None,
-                 out: TextIO | None = None, tty_fd: int | None = None,
-                 service_factory: ServiceFactory | None = None) -> None:
+                 runtime_factory: RuntimeFactory, out: TextIO | None = None,
+                 tty_fd: int | None = None) -> None:
         self.config = config
         self.context = context
         self.out = out or sys.stdout
         self.tty_fd = tty_fd if tty_fd is not None else sys.stdin.fileno()
-        self._factory = service_factory
+        self._factory = runtime_factory
         self._loop = AiLoop()
-        self._service: AiService | None = None
-        self._platform: AiPlatform | None = None
+        self._runtime: AiRuntime | None = None
         self._renderer: TerminalRenderer | None = None
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ lazy parts
 
     @property
-    def service(self) -> AiService:
+    def runtime(self) -> AiRuntime:
+        """The AI half, built once on first use (by the composition root's factory)."""
         with self._lock:
-            if self._service is None:
-                if self._factory is not None:
-                    self._service = self._factory(self.config, self.context)
-                else:
-                    from swebash.app import build_ai_service
+            if self._runtime is None:
+                self._runtime = self._factory(self.config, self.context, self._notice)
+            return self._runtime
 
-                    self._service = build_ai_service(self.config, self.context,
-                                                     self._platform_locked())
-            return self._service
+    @property
+    def service(self) -> AiService:
+        return self.runtime.service
 
     @property
     def platform(self) -> AiPlatform:
         """Stored conversations and MCP servers, shared with the service."""
-        with self._lock:
-            return self._platform_locked()
-
-    def _platform_locked(self) -> AiPlatform:
-        if self._platform is None:
-            import os
-
-            from swebash.ai.platform import build_platform
-
-            context = self.context
-            self._platform = build_platform(self.config, context.cwd if context is not None
-                                            else os.getcwd, self._notice)
-        return self._platform
+        return self.runtime.platform
 
     def _notice(self, line: str) -> None:
         """A one-line platform notice (an MCP server that failed), printed above the spinner."""
@@ -219,7 +206,7 @@ class AiFrontend:
         """
         from rich.text import Text
 
-        from swebash.safety.display import one_line
+        from swebash.visible import one_line
 
         result = self._simple(self.service.translate(task), "translating…")
         if result is None:
@@ -239,15 +226,12 @@ class AiFrontend:
 
         from swebash.render.confirm import short_reasons
         from swebash.render.theme import DANGER
-        from swebash.safety.gate import DefaultGate
 
         if not command.strip():
             return None
         cwd = self.context.cwd() if self.context is not None else os.getcwd()
-        try:
-            gate = DefaultGate(self.config.policy, home=str(self.config.paths.home),
-                               rules_file=self.config.paths.rules_file)
-            verdict = gate.check_command(command, cwd)
+        try:  # the engine's own gate (rules.toml and [policy] included)
+            verdict = self.runtime.gate.check_command(command, cwd)
         except Exception:  # the gate fails closed: say so rather than stay silent
             return Text("⚠ could not check this command with the safety gate — read it "
                         "before pressing Enter", style=DANGER)
@@ -273,13 +257,13 @@ class AiFrontend:
         return self._loop.submit(coro)
 
     def error(self, message: str) -> None:
-        from swebash.safety.display import one_line
+        from swebash.visible import one_line
 
         print(f"swebash: {one_line(message)}", file=sys.stderr, flush=True)
 
     def close(self) -> None:
-        if self._platform is not None:
-            self._platform.close()  # MCP server processes stop before the loop does
+        if self._runtime is not None:
+            self._runtime.close()  # MCP server processes stop before the loop does
         self._loop.close()
 
 
@@ -300,8 +284,6 @@ class RunningCalls:
 
     def interrupted(self) -> list[ToolCallEnd]:
         """A ``ToolCallEnd`` for each call cut while it ran, as the engine recorded it."""
-        from swebash.ai.agent import INTERRUPTED, error_result
-
         now = time.monotonic()
         ends = [ToolCallEnd(self._starts[key].name if key in self._starts else "tool",
                             error_result("Interrupted", INTERRUPTED), False,

@@ -39,6 +39,7 @@ from swebash.shell.userprompt import strip_colours, visible_text
 
 if TYPE_CHECKING:
     from swebash.config import Config
+    from swebash.host.runtime import RuntimeFactory
     from swebash.interactive.editor_io import ReplayInput
     from swebash.interactive.repl import Repl
     from swebash.shell.session import ShellSession
@@ -47,10 +48,12 @@ if TYPE_CHECKING:
 class EditorLoader(threading.Thread):
     """Imports the line editor and builds the Repl; writes to ``wake`` when done."""
 
-    def __init__(self, config: Config, session: ShellSession, terminal: bool) -> None:
+    def __init__(self, config: Config, session: ShellSession, terminal: bool,
+                 runtime_factory: RuntimeFactory) -> None:
         super().__init__(name="swebash-editor-loader", daemon=True)
         self.config = config
         self.session = session
+        self.runtime_factory = runtime_factory
         self.terminal = terminal
         self.wake_read, self.wake_write = os.pipe()
         self.repl: Repl | None = None
@@ -68,7 +71,8 @@ class EditorLoader(threading.Thread):
                 self.input = ReplayInput()
                 # (TERM=dumb: the Repl draws with plain characters on its own output, dumb.py)
                 output = None if self.config.dumb_term else editor_output()
-            self.repl = Repl(self.config, self.session, input=self.input, output=output)
+            self.repl = Repl(self.config, self.session, self.runtime_factory, input=self.input,
+                             output=output)
         except BaseException as exc:  # re-raised in the main thread
             self.error = exc
         finally:
@@ -197,10 +201,12 @@ class EarlyPrompt:
         return pieces
 
 
-def run(config: Config, session: ShellSession, held: bool) -> int:
-    """Start the interactive shell: the first prompt, then the REPL's loop."""
+def run(config: Config, session: ShellSession, held: bool,
+        runtime_factory: RuntimeFactory) -> int:
+    """Start the interactive shell: the first prompt, then the REPL's loop; the AI half is
+    built on first use by ``runtime_factory`` (the composition root's)."""
     early = EarlyPrompt(config, session) if held and not config.dumb_term else None
-    loader = EditorLoader(config, session, terminal=held)
+    loader = EditorLoader(config, session, terminal=held, runtime_factory=runtime_factory)
     # while the loader imports (it holds the GIL), this thread gets it back within 1 ms, not 5,
     # each time bash answers or a key comes
     switch = sys.getswitchinterval()
@@ -220,4 +226,4 @@ def run(config: Config, session: ShellSession, held: bool) -> int:
         early.hand_over(loader.input)
     from swebash.interactive.repl import run_interactive
 
-    return run_interactive(config, session, repl)
+    return run_interactive(config, session, runtime_factory, repl)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit import PromptSession, search
 from prompt_toolkit.application import run_in_terminal
@@ -40,9 +40,12 @@ STYLE = Style.from_dict(PROMPT_STYLE)
 WARM_DELAY = 0.3
 
 
+if TYPE_CHECKING:
+    from swebash.host.runtime import RuntimeFactory
+
 class Repl:
-    def __init__(self, config: Config, session: ShellSession, *, input: Any = None,
-                 output: Any = None) -> None:
+    def __init__(self, config: Config, session: ShellSession, runtime_factory: RuntimeFactory,
+                 *, input: Any = None, output: Any = None) -> None:
         self.config = config
         self.session = session
         self.status = 0
@@ -51,7 +54,7 @@ class Repl:
             AiFrontend,  # light: the heavy parts load in warm()
         )
 
-        self.ai: AiFrontend = AiFrontend(config, session.context)
+        self.ai: AiFrontend = AiFrontend(config, session.context, runtime_factory)
         self._warmed = False
         self.color = not (config.no_color or config.dumb_term)
         paths = config.paths
@@ -287,7 +290,7 @@ class Repl:
             if command:
                 self.next_default = command
         elif isinstance(routed, Builtin):
-            from swebash.interactive import ai_builtins
+            from swebash.host import builtins as ai_builtins
 
             self.status = ai_builtins.run(self.ai, routed.text)
             self.session.set_next_status(self.status)
@@ -321,9 +324,10 @@ class Repl:
         self.ai.close()
 
 
-def run_interactive(config: Config, session: ShellSession, repl: Repl | None = None) -> int:
+def run_interactive(config: Config, session: ShellSession, runtime_factory: RuntimeFactory,
+                    repl: Repl | None = None) -> int:
     """The shell's loop; ``repl``: one built beforehand (see interactive/firstprompt.py)."""
-    repl = repl or Repl(config, session)
+    repl = repl or Repl(config, session, runtime_factory)
     try:
         session.wait_ready()
         repl.load_history()

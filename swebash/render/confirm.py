@@ -48,7 +48,7 @@ from rich.text import Text
 from swebash.api import ConfirmAnswer, ConfirmRequest
 from swebash.render import theme
 from swebash.render.terminal import LiveTerminal
-from swebash.safety.display import make_visible, one_line
+from swebash.visible import make_visible, one_line
 
 MAX_PREVIEW_LINES = 12
 MAX_COMMAND_ROWS = 3  # a longer command is folded: first row, "… N more lines", last row

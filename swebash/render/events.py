@@ -39,7 +39,7 @@ from swebash.render.panels import Spinner, ToolPanels
 from swebash.render.stream import MarkdownStream
 from swebash.render.terminal import LiveTerminal
 from swebash.render.theme import RenderSettings
-from swebash.safety.display import one_line
+from swebash.visible import one_line
 
 if TYPE_CHECKING:
     from swebash.config import Config

@@ -22,7 +22,7 @@ errors are). The boxed display (``[ui] tools = "boxed"``) draws the same in a ro
 
 Calls that run in parallel are each drawn as they finish, while the spinner below goes on
 naming those still running, with the seconds since they started — the count is never cut, the
-names are. Everything printed is made inert first (``swebash.safety.display``): a command or
+names are. Everything printed is made inert first (``swebash.visible``): a command or
 its output must not be able to send escape sequences to the terminal. Spinners exist only on
 interactive terminals; elsewhere they are no-ops.
 """
@@ -45,7 +45,7 @@ from swebash.api import Error, Retrying, ToolCallEnd, ToolCallStart, ToolExecuti
 from swebash.render import theme
 from swebash.render.results import ResultView, format_duration, view_result
 from swebash.render.terminal import LiveTerminal, rows_of
-from swebash.safety.display import clean_output_line, make_visible, one_line
+from swebash.visible import clean_output_line, make_visible, one_line
 
 FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 TOOL_STYLES = ("compact", "boxed")

@@ -41,7 +41,7 @@ from swebash.api import (
 )
 from swebash.render.panels import describe
 from swebash.render.results import format_duration, view_result
-from swebash.safety.display import inert_text, one_line
+from swebash.visible import inert_text, one_line
 
 
 def sandbox_blocked(result: str) -> str | None:

@@ -16,24 +16,15 @@ import json
 from dataclasses import dataclass
 
 from swebash.api import ToolCallEnd
+from swebash.wording import counted, plural
 
 OUTPUT_KEYS = ("stdout", "content", "output", "text", "diff", "result", "message")
 EXIT_KEYS = ("exit_code", "exit_status", "returncode", "status_code")
-PLURALS = {"line": "lines", "match": "matches", "entry": "entries", "result": "results",
-           "file": "files"}
 
 # What a failed call's status says, by the error type the agent gave its result.
 FAILURE_WORDS = {"PermissionDenied": "refused", "UserDeclined": "declined",
                  "ConfirmationRequired": "not confirmed", "LimitReached": "not run",
                  "Timeout": "timed out", "UserStopped": "stopped", "Interrupted": "interrupted"}
-
-
-def plural(count: int, word: str) -> str:
-    return word if count == 1 else PLURALS.get(word, word + "s")
-
-
-def counted(count: int, word: str) -> str:
-    return f"{count} {plural(count, word)}"
 
 
 def format_duration(ms: float) -> str:

@@ -42,7 +42,7 @@ from rich.console import Console
 from swebash.render.blocks import cut_finished, gap_after, inherits_gap
 from swebash.render.markdown import AnswerMarkdown, MarkdownMaker
 from swebash.render.terminal import LiveTerminal, rows_of
-from swebash.safety.display import inert_text
+from swebash.visible import inert_text
 
 DEFAULT_REFRESH_HZ = 12.0
 

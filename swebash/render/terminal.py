@@ -38,7 +38,7 @@ from rich.cells import cell_len
 from rich.console import Console, RenderableType
 from rich.segment import Segment
 
-from swebash.safety.display import strip_ansi
+from swebash.visible import strip_ansi
 
 SYNC_BEGIN = "\x1b[?2026h"
 SYNC_END = "\x1b[?2026l"

@@ -22,7 +22,7 @@ from swebash.api import Verdict
 from swebash.config import PolicyConfig
 from swebash.safety.boundary import FileBoundary
 from swebash.safety.commands import classify
-from swebash.safety.rulesfile import Decision, Rule, RuleSet, add_approval, load_rules
+from swebash.safety.rulesfile import Decision, NotText, Rule, RuleSet, add_approval, load_rules
 
 
 def policy_rules(policy: PolicyConfig) -> list[Rule]:
@@ -78,6 +78,8 @@ class DefaultGate:
             return "not saved: there is no rules file"
         try:
             return add_approval(command, scope, cwd, self.rules_file, home=self.home)
+        except NotText as exc:
+            return f"not saved: {exc}"
         except OSError as exc:
             return f"not saved: cannot write {self.rules_file}: {exc.strerror or exc}"
 

@@ -51,7 +51,7 @@ def print_verdict(verdict: Verdict, as_json: bool) -> None:
     if as_json:
         print(json.dumps(verdict.to_json()))
         return
-    from swebash.safety.display import make_visible
+    from swebash.visible import make_visible
 
     flag = " (dangerous)" if verdict.dangerous else ""
     print(f"decision: {verdict.decision}{flag}")

@@ -92,13 +92,30 @@ def only_runs_anything(prefix: tuple[str, ...]) -> bool:
         w.startswith("-") or "=" in w for w in prefix[1:])
 
 
+class NotText(ValueError):
+    """rules.toml holds bytes that are not UTF-8: it is never rewritten then (a rewrite would
+    have to guess what they meant)."""
+
+
+def rules_text(path: Path) -> str:
+    """The file's text; FileNotFoundError, OSError or NotText (with a one-line message)."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise NotText(f"{path} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
+                      f"{exc.start}); it was left as it is — fix it by hand") from None
+
+
 def load_rules(path: Path, *, home: str) -> RuleSet:
     """Read and check the rules file; a missing file is an empty rule set. Never raises."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        data = tomllib.loads(rules_text(path).removeprefix("\ufeff"))
     except FileNotFoundError:
         return RuleSet()
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except NotText as exc:
+        return RuleSet((), (f"{exc}; no rules loaded",))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
         return RuleSet((), (f"{path}: {exc}; no rules loaded",))
     tables = data.get("rule", [])
     if not isinstance(tables, list):
@@ -247,7 +264,7 @@ def write_atomically(path: Path, text: str) -> None:
 
 def append_rules(path: Path, blocks: list[str]) -> None:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = rules_text(path)
     except FileNotFoundError:
         text = "# swebash approval rules (see README: rules.toml)\n"
     if text and not text.endswith("\n"):
@@ -261,9 +278,11 @@ def list_rules(path: Path, *, home: str) -> RuleSet:
 
 def remove_rule(path: Path, number: int) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = rules_text(path)
     except FileNotFoundError:
         return "no rules file"
+    except NotText as exc:
+        return f"not removed: {exc}"
     except OSError as exc:
         return f"cannot read {path}: {exc.strerror}"
     head, blocks = split_blocks(text)

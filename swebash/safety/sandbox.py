@@ -115,6 +115,23 @@ class Sandbox(Protocol):
         ...
 
 
+class ManagedSandbox(Sandbox, Protocol):
+    """What the engine does with the session's sandbox beyond handing it to the tools: start
+    it early, describe it in `ai status`, say once when it cannot confine, let its proxy ask
+    about new domains through the turn's confirmation, stop it."""
+
+    def warm(self) -> None: ...
+
+    def describe(self, cwd: str | None = None) -> str: ...
+
+    def notice(self) -> str | None: ...
+
+    def set_confirm(self, confirm: ConfirmHook | None,
+                    loop: asyncio.AbstractEventLoop | None) -> None: ...
+
+    def close(self) -> None: ...
+
+
 class OsSandbox:
     """The sandbox of one swebash process: picks a backend once, confines each command."""
 

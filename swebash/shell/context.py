@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from swebash.safety.display import TERMINAL_NOISE_BYTES
+from swebash.visible import TERMINAL_NOISE_BYTES
 
 if TYPE_CHECKING:  # (swebash.api costs ~25 ms to import: not before the first prompt)
     from swebash.api import CommandRecord
@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # (swebash.api costs ~25 ms to import: not before the first p
 MAX_RECORDS = 100
 TAIL_LINES = 200
 TAIL_BYTES = 16 * 1024
-ANSI = TERMINAL_NOISE_BYTES  # one definition of escape sequences: swebash.safety.display
+ANSI = TERMINAL_NOISE_BYTES  # one definition of escape sequences: swebash.visible
 ALT_SCREEN = re.compile(rb"\x1b\[\?(1049|1047|47)h")
 
 

@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 from swebash.api import JsonObject, ToolSchema
 from swebash.config import McpServerConfig
 from swebash.errors import ToolError
-from swebash.safety.display import one_line
 from swebash.tools.base import ToolContext, ToolExecutor, ToolOutput
 from swebash.tools.mcp_names import Pair, model_names, plain_name
 from swebash.tools.mcp_server import (
@@ -39,6 +38,7 @@ from swebash.tools.mcp_server import (
     RemoteTool,
     import_sdk,
 )
+from swebash.visible import one_line
 
 if TYPE_CHECKING:
     from mcp_types import CallToolResult

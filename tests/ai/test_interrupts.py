@@ -200,10 +200,10 @@ def test_an_approved_write_outside_is_not_asked_again(world: World) -> None:
 ])
 def test_what_an_approval_covers(approved_by: str, writes: tuple[str, ...] | None,
                                  covered: bool) -> None:
-    from swebash.ai.agent import _Prepared, approval_covers
+    from swebash.ai.calls import PreparedCall, approval_covers
     from swebash.providers.base import ToolCall
 
-    p = _Prepared(ToolCall("c1", "execute_command", "{}"), approved_by=approved_by,
+    p = PreparedCall(ToolCall("c1", "execute_command", "{}"), approved_by=approved_by,
                   blocked="a write outside the working tree or to a protected path (…)",
                   refused_writes=writes, verdict=Verdict("ask", True, (
                       "writes outside the working directory: /x/y", "touch: changes files")))

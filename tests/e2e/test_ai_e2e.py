@@ -221,7 +221,8 @@ def test_a_long_streamed_answer_equals_one_render(term_env: dict[str, str], serv
     from tests.render.screen import LONG_ANSWER, render_once, replay
 
     server.script({"text": LONG_ANSWER, "chunks": -(-len(LONG_ANSWER) // 8), "delay": 0.02})
-    term = history_term({**term_env, **ai_env}, cols)
+    # in /, so the prompt and the question fit on one row at 50 columns wherever the checkout is
+    term = history_term({**term_env, **ai_env}, cols, cwd="/")
     try:
         term.wait_prompt()
         term.send("? why doesn't git push work\r")  # an apostrophe: sent at once, no `>`

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from swebash.safety.display import make_visible
 from swebash.safety.paths import check_path
 from swebash.safety.policy_cli import main as policy_main
 from swebash.safety.redact import SecretRedactor
 from swebash.tools.files import looks_binary
+from swebash.visible import make_visible
 
 
 @pytest.fixture

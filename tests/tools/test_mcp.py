@@ -217,7 +217,7 @@ def test_tool_filters_and_disabled_servers() -> None:
 
 
 def test_close_from_another_thread_stops_servers_on_the_ai_loop(tmp_path: Path) -> None:
-    from swebash.interactive.ai_loop import AiLoop
+    from swebash.host.loop import AiLoop
 
     pidfile = tmp_path / "pid"
     manager = McpManager([stdio("srv", "--pidfile", str(pidfile))])

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from swebash.api import ChatRequest
-from swebash.interactive import ai_builtins
+from swebash.host import builtins as ai_builtins
 from swebash.providers.fake import Turn
-from tests.interactive.test_ai_builtins_platform import Host
+from tests.host.test_builtins_platform import Host
 
 
 @pytest.fixture

@@ -27,7 +27,6 @@ NAMED = {"\r": "\\r", "\x1b": "\\x1b", "\b": "\\b", "\x7f": "\\x7f"}
 # Escape sequences: CSI, OSC (ended by BEL or ST), DCS/SOS/PM/APC strings, two-byte ESC forms.
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
                   r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[@-Z\\-_]")
-ANSI_BYTES = re.compile(ANSI.pattern.encode())
 # The same on raw terminal output, plus stray ESC pairs and control bytes (newline, tab and
 # CR kept): what the shell keeps of a command's output for the model.
 TERMINAL_NOISE_BYTES = re.compile(ANSI.pattern.encode()

@@ -12,8 +12,8 @@ cancels the task in the loop (closing the HTTP stream, killing tool process grou
 
 Shutdown (``exit``, Ctrl-D, SIGHUP/SIGTERM/SIGQUIT) must leave no process behind: ``close``
 cancels every task still on the loop and waits (bounded) for them to unwind — that is where
-tool process groups are killed — then runs the registered async closers (MCP servers and
-other children started on this loop), and only then stops the loop.
+tool process groups are killed — and only then stops the loop (MCP servers are stopped before,
+by the runtime's ``close``).
 
 Unwinding starts new tasks: a turn cancelled mid-answer drops the SDK's stream generators,
 and Python closes each one in a task of its own (``aclose`` from the loop's async-generator
@@ -32,7 +32,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import threading
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -44,11 +44,6 @@ class AiLoop:
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock = threading.Lock()
-        self._closers: list[Callable[[], Awaitable[None]]] = []
-
-    def at_close(self, closer: Callable[[], Awaitable[None]]) -> None:
-        """Run ``closer()`` on the loop when the loop is closed (after tasks are cancelled)."""
-        self._closers.append(closer)
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
@@ -80,12 +75,11 @@ class AiLoop:
             raise
 
     def close(self, timeout: float = 3.0) -> None:
-        """Cancel what still runs, run the closers, stop the loop; never raises."""
+        """Cancel what still runs, let it unwind, stop the loop; never raises."""
         with self._lock:
             loop, self._loop = self._loop, None
         if loop is None or loop.is_closed():
             return
-        closers, self._closers = self._closers, []
 
         async def shutdown() -> None:
             me = asyncio.current_task()
@@ -93,9 +87,6 @@ class AiLoop:
                 if task is not me and not task.cancelling():  # a second cancel would cut
                     task.cancel()  # the cleanup of one already cancelled (Ctrl-C, then exit)
             await settle(me, loop.time() + timeout / 2)
-            for closer in closers:
-                with contextlib.suppress(Exception, asyncio.CancelledError):
-                    await asyncio.wait_for(closer(), timeout / 2)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(loop.shutdown_asyncgens(), timeout / 4)
             await settle(me, loop.time() + timeout / 4)

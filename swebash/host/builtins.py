@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from swebash.api import AiService, AiStats, AiStatus
 from swebash.errors import SwebashError
-from swebash.safety.display import one_line
+from swebash.visible import one_line
+from swebash.wording import counted
 
 if TYPE_CHECKING:
-    from swebash.ai.platform import AiPlatform
+    from swebash.host.runtime import AiPlatform, AiRuntime
 
 HELP = """\
 AI commands
@@ -57,6 +58,9 @@ class BuiltinHost(Protocol):
     @property
     def platform(self) -> AiPlatform: ...
 
+    @property
+    def runtime(self) -> AiRuntime: ...
+
     def run_sync(self, coro: Coroutine[Any, Any, Any], timeout: float | None = None) -> Any: ...
 
     def explain(self, command: str) -> int: ...
@@ -86,23 +90,24 @@ def parse(line: str) -> list[str]:
     return words
 
 
-def run_rules(args: list[str]) -> int:
-    """`ai rules` lists rules.toml (and the rules it refused); `ai rules rm N` removes one."""
-    from swebash import config as config_mod
-    from swebash.safety.rulesfile import list_rules, remove_rule
+def run_rules(host: BuiltinHost, args: list[str]) -> int:
+    """`ai rules` lists rules.toml (and the rules it refused) as the session's gate has loaded
+    them; `ai rules rm N` removes one (the gate reloads the file when it changes)."""
+    from swebash.safety.rulesfile import remove_rule
 
-    path = config_mod.load().paths
+    runtime = host.runtime
+    rules_file = runtime.config.paths.rules_file
     if args in ([], ["list"]):
-        loaded = list_rules(path.rules_file, home=str(path.home))
+        loaded = runtime.gate.rule_set()
         for rule in loaded.rules:
             print(rule.describe())
         for note in loaded.notes:
             print(f"refused: {one_line(note)}")
         if not loaded.rules and not loaded.notes:
-            print(f"no rules in {path.rules_file}")
+            print(f"no rules in {rules_file}")
         return 0
     if len(args) == 2 and args[0] in ("rm", "remove") and args[1].isdigit():
-        message = remove_rule(path.rules_file, int(args[1]))
+        message = remove_rule(rules_file, int(args[1]))
         print(message)
         return 0 if message.startswith("removed") else 1
     print("swebash: ai rules: use `ai rules` or `ai rules rm N`")
@@ -127,7 +132,7 @@ def run(host: BuiltinHost, line: str) -> int:
     if name == "mcp":
         return run_mcp(host, args)
     if name == "rules":
-        return run_rules(args)
+        return run_rules(host, args)
     if name in ("sessions", "resume", "reset"):
         return run_sessions(host, name, args)
     service = host.service
@@ -219,7 +224,6 @@ def print_status(status: AiStatus) -> None:
 
 
 def print_stats(stats: AiStats) -> None:
-    from swebash.ai.platform import counted
 
     print(f"turns: {stats.turns}  iterations: {stats.iterations}  "
           f"max depth: {stats.max_iteration_depth}")

@@ -15,8 +15,8 @@ from swebash.ai.service import DefaultAiService
 from swebash.ai.sessions import RecordedConversation, SessionStore
 from swebash.api import AiService, ChatRequest
 from swebash.config import AiConfig, McpServerConfig, SessionsConfig
-from swebash.interactive import ai_builtins
-from swebash.interactive.ai_loop import AiLoop
+from swebash.host import builtins as ai_builtins
+from swebash.host.loop import AiLoop
 from swebash.providers.fake import ScriptedProvider, Turn
 from swebash.tools.mcp import McpManager
 from tests.ai.fakes import PatternRedactor, RuleGate, registry

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from swebash.interactive.ai_loop import AiLoop
+from swebash.host.loop import AiLoop
 
 
 async def stream(closed: list[str]) -> object:

@@ -3,18 +3,34 @@
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
 
 from swebash import config as config_mod
+from swebash.ai.platform import build_platform
 from swebash.ai.service import DefaultAiService
-from swebash.config import AiConfig
+from swebash.api import TerminalContext
+from swebash.config import AiConfig, Config
 from swebash.errors import AiError
-from swebash.interactive import ai_builtins
+from swebash.host import builtins as ai_builtins
+from swebash.host.runtime import AiRuntime, Report, RuntimeFactory
 from swebash.interactive.ai_session import AiFrontend
 from swebash.providers.fake import ScriptedProvider, Turn
+from swebash.safety.gate import DefaultGate
 from tests.ai.fakes import PatternRedactor, RuleGate, registry
+
+
+def runtime_of(svc: DefaultAiService) -> RuntimeFactory:
+    """A runtime around a test engine: the real gate and platform of the configuration."""
+
+    def build(config: Config, context: TerminalContext | None, report: Report) -> AiRuntime:
+        gate = DefaultGate(config.policy, home=str(config.paths.home),
+                           rules_file=config.paths.rules_file)
+        return AiRuntime(config, svc, gate, build_platform(config, os.getcwd, report))
+
+    return build
 
 
 @pytest.fixture
@@ -24,8 +40,7 @@ def frontend(hermetic_env: Path) -> AiFrontend:
                            provider_factory=lambda _: provider, registry=registry(),
                            gate=RuleGate(), redactor=PatternRedactor())
     cfg = config_mod.load({"HOME": str(hermetic_env), "NO_COLOR": "1"})
-    return AiFrontend(cfg, None, out=io.StringIO(), tty_fd=0,
-                      service_factory=lambda c, ctx: svc)
+    return AiFrontend(cfg, None, runtime_of(svc), out=io.StringIO(), tty_fd=0)
 
 
 def test_model_and_provider_switch(hermetic_env: Path,
@@ -40,8 +55,7 @@ def test_model_and_provider_switch(hermetic_env: Path,
                            provider_factory=factory, registry=registry(), gate=RuleGate(),
                            redactor=PatternRedactor())
     cfg = config_mod.load({"HOME": str(hermetic_env), "NO_COLOR": "1"})
-    frontend = AiFrontend(cfg, None, out=io.StringIO(), tty_fd=0,
-                          service_factory=lambda c, ctx: svc)
+    frontend = AiFrontend(cfg, None, runtime_of(svc), out=io.StringIO(), tty_fd=0)
     assert ai_builtins.run(frontend, "ai model gpt-new") == 0
     assert ai_builtins.run(frontend, "ai status") == 0
     assert built[-1].model == "gpt-new"
