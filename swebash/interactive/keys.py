@@ -25,7 +25,6 @@ they began with a change command and changed the text. ``.`` feeds them again.
 from __future__ import annotations
 
 import asyncio
-import termios
 from collections.abc import Callable
 from typing import Any
 
@@ -83,13 +82,6 @@ class HiddenInput(Processor):
 
     def apply_transformation(self, ti: TransformationInput) -> Transformation:
         return Transformation([], source_to_display=lambda i: 0, display_to_source=lambda i: 0)
-
-
-def echo_is_on(fd: int) -> bool:
-    try:
-        return bool(termios.tcgetattr(fd)[3] & termios.ECHO)
-    except (termios.error, OSError):
-        return True
 
 
 def history_search(buffer: Buffer, backward: bool, substring: bool = False) -> bool:
@@ -176,8 +168,8 @@ class PromptKeys:
 
         return [ConditionalProcessor(HiddenInput(), Condition(lambda: not self.echo))]
 
-    def before_prompt(self, pty_fd: int) -> None:
-        self.echo = echo_is_on(pty_fd)
+    def before_prompt(self, echo: bool) -> None:
+        self.echo = echo
         self.mark.position = 0
         self.vi_search = False
 

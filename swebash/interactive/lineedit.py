@@ -118,7 +118,7 @@ class LineEditing:
 
     def before_prompt(self) -> None:
         self.readline.refresh()
-        self.keys.before_prompt(self.session.slave)
+        self.keys.before_prompt(self.session.terminal_echo())
         if self.prompt_session is not None:
             # the history is in the editor before the first key is read (↑, a prefix search
             # typed at once would otherwise find nothing)

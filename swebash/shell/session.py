@@ -58,6 +58,7 @@ from swebash.shell.markers import (
 )
 from swebash.shell.pty import (
     copy_winsize,
+    echo_is_on,
     forward_winch,
     get_winsize,
     raw_terminal,
@@ -128,6 +129,7 @@ class ShellSession(HelperCalls):
         self.histsize_at_add = ""  # HISTSIZE when bash added it (histsync.py)
         self.replaced: str | None = None  # what `exec` replaced the session's bash with
         self._readline_next = False
+        self._echo = True
         self._cmdline = b""
         self._exec_checked = 0.0
         self._shown_later = bytearray()  # output that arrived during a hidden helper
@@ -487,6 +489,14 @@ class ShellSession(HelperCalls):
         self._typeahead += take_pending_input(self.slave)
         with contextlib.suppress(OSError):
             os.write(self.ack_fd, f"{seq}\n".encode())
+
+    def terminal_echo(self) -> bool:
+        """Is the terminal's echo on for the next prompt (off after ``stty -echo``)? While
+        bash's readline holds the pty (a line Ctrl-C cut short leaves it reading the next one)
+        the pty's echo is readline's own, always off: the user's setting seen last stands."""
+        if not self._readline_next:
+            self._echo = echo_is_on(self.slave)
+        return self._echo
 
     def take_typeahead(self) -> str:
         """Text typed during the last commands that they did not read, for the next prompt

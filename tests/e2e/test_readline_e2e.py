@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shutil
 import termios
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -162,6 +163,16 @@ def test_keys_like_bash(pair: Pair) -> None:
         term.wait_text("got-int")
         term.run("echo status=$?")
         term.wait_text("status=130")
+    # a line typed after Ctrl-C stopped a command shows (the pty's echo was readline's then)
+    for term in (ours, theirs):
+        term.run("trap - INT")
+        term.send("sleep 30\r")
+        term.wait_for(lambda t: not t.at_prompt(), what="sleep")
+        time.sleep(0.3)
+        term.send("\x03")
+        term.wait_prompt()
+        term.send("echo typed-after")
+        term.wait_for(lambda t: "$ echo typed-after" in t.cursor_line(), what="the typed line")
 
 
 def test_bind_x_widgets_and_fzf(env: dict[str, str], work: Path) -> None:
