@@ -316,8 +316,10 @@ trap() {
   done
   (( ${#rest[@]} == 0 )) || builtin trap -- "$a" "${rest[@]}"
 }
+# traced: bash puts back a DEBUG trap that an untraced function removed (`trap - DEBUG`)
+builtin declare -ft trap 2>/dev/null || :
 __sb_trap() {
-  [[ $BASH_COMMAND == *__sb_* || ${FUNCNAME[1]-} == __sb_* ]] && builtin return 0
+  [[ $BASH_COMMAND == *__sb_* || ${FUNCNAME[1]-} == @(__sb_*|trap) ]] && builtin return 0
   builtin eval "${__sb_traps[$1]-}"
 }
 # DEBUG/ERR/RETURN are not inherited by functions, so `trap -p` here would not show them:

@@ -86,7 +86,7 @@ def test_preexec_hooks_install_once_and_fire_once_per_command(pair: Pair, tmp_pa
         assert "pre[true] 1" in text  # installed once
 
 
-def test_set_u_in_the_rc_file_as_bash(pair: Pair) -> None:
+def test_set_u_in_the_rc_file_and_set_x_after_a_debug_trap_as_bash(pair: Pair) -> None:
     # the user's options hold for their commands and PROMPT_COMMAND, never for swebash's hook
     ours, theirs = pair("set -u")
     run_both(ours, theirs, "echo ok", "echo $NOPE_UNSET; echo after", "false | true",
@@ -95,6 +95,13 @@ def test_set_u_in_the_rc_file_as_bash(pair: Pair) -> None:
     assert after_prompts(ours)[-13:] == after_prompts(theirs)[-13:]
     assert "ps:1 0" in ours.text() and "done" in ours.text()
     assert ours.text().count("NOPE_PC: unbound variable") == 2
+    # `trap - DEBUG` removes it (bash puts back what an untraced function removed), so set -x
+    # then traces the command alone (with one more +: the line runs in an eval, README)
+    run_both(ours, theirs, "unset PROMPT_COMMAND", "trap 'echo dbg' DEBUG", "trap - DEBUG",
+             "set -x; echo hi; set +x")
+    assert [line.replace("++ ", "+ ") for line in after_prompts(ours)[-7:]] == \
+        after_prompts(theirs)[-7:]
+    assert "+ echo hi" in ours.text() and "__sb" not in ours.text()
 
 
 def test_ignoreeof_as_bash(pair: Pair) -> None:
