@@ -429,6 +429,20 @@ def render(nonce: str, private_dir: str, startup: str, finish: str = "") -> str:
     return STATE_NAME.sub(lambda m: var(m.group(1), nonce), "".join(parts))
 
 
+# `set +o vi` while bash's readline is in vi mode (emacs alike) switches bash's input to a stream
+# on stdin, unguarded: inside swebash's `eval` of the line, the eval then reads on from the
+# terminal and never ends. A line that says so runs in the other mode, where it does nothing,
+# and swebash's editor takes that mode (as it takes a `set +o vi` typed alone).
+MODE_OFF = re.compile(r"\bset\s+(?:-\S+\s+)*\+o\s+(vi|emacs)\b")
+
+
+def run_mode(line: str, mode: str) -> str:
+    """The editing mode bash runs ``line`` in: the other one if the line turns ``mode`` off."""
+    if any(found.group(1) == mode for found in MODE_OFF.finditer(line)):
+        return "emacs" if mode == "vi" else "vi"
+    return mode
+
+
 def command_line(seq: int, nonce: str, mode: str, status: int | None, *,
                  history: bool = True) -> str:
     """The line that runs the user's text (written to the private file ``cmd``)."""

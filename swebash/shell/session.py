@@ -130,6 +130,7 @@ class ShellSession(HelperCalls):
         self.replaced: str | None = None  # what `exec` replaced the session's bash with
         self._readline_next = False
         self._echo = True
+        self._mode_said = False  # bash said the editing mode changed during the line
         self._cmdline = b""
         self._exec_checked = 0.0
         self._shown_later = bytearray()  # output that arrived during a hidden helper
@@ -298,7 +299,9 @@ class ShellSession(HelperCalls):
             self._seq += 1
             seq = self._seq
             self._write_private("cmd", line.encode("utf-8", "surrogateescape"))
-            wire = bashinit.command_line(seq, self.nonce, self.editing_mode, self._next_status,
+            mode = bashinit.run_mode(line, self.editing_mode)
+            self._mode_said = False
+            wire = bashinit.command_line(seq, self.nonce, mode, self._next_status,
                                          history=history)
             self._next_status = None
             tail = OutputTail()
@@ -324,6 +327,8 @@ class ShellSession(HelperCalls):
                 self.history_persists = wait.persist
                 self.histsize_at_add = wait.histsize
             assert status is not None
+            if mode != self.editing_mode and not self._mode_said and self.on_editing_mode:
+                self.on_editing_mode(mode)  # the line's `set +o vi` (bashinit.run_mode)
             if self._keys_due:  # the command ended before they were due: the next prompt's
                 self._typeahead += b"".join(keys for _, keys in self._keys_due)
                 self._keys_due = []
@@ -461,6 +466,7 @@ class ShellSession(HelperCalls):
                         wait.sink(rest)
             return False
         if marker.editing_mode:
+            self._mode_said = True
             if self.on_editing_mode is not None:
                 self.on_editing_mode(marker.cwd)
             return False

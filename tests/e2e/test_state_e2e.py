@@ -153,6 +153,12 @@ def test_set_o_vi_in_compound_lines_functions_and_sourced_files(spawn: Spawn,
     text = term.text()
     rows = [row.split() for row in text[text.rindex("sourced"):].splitlines()]
     assert ["vi", "on"] in rows and ["emacs", "off"] in rows
+    # `set +o vi` in a compound line: emacs, as when typed alone (it once left the line unended)
+    term.run("true; set +o vi; echo turned-off")
+    term.run("set -o")
+    text = term.text()
+    rows = [row.split() for row in text[text.rindex("turned-off"):].splitlines()]
+    assert ["emacs", "on"] in rows and ["vi", "off"] in rows
     assert term.child.isalive()
 
 
