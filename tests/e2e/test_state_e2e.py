@@ -55,6 +55,11 @@ def test_prompt_command_as_the_user_set_it(pair: Pair) -> None:
     assert after_prompts(ours)[-16:] == after_prompts(theirs)[-16:]
     assert "[echo B;echo A]" in ours.text() and "[unset]" in ours.text()
     assert "__sb" not in ours.text()
+    # readonly (an audit hook in /etc/profile does it): it runs before every prompt, as in bash
+    run_both(ours, theirs, "readonly PROMPT_COMMAND='echo ro-pc'", "echo one", "false",
+             "echo $?")
+    assert after_prompts(ours)[-8:] == after_prompts(theirs)[-8:]
+    assert "cannot unset" not in ours.text()
 
 
 @pytest.mark.parametrize("hooks", ["bash-preexec", "self-written"])
