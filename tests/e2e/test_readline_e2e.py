@@ -103,6 +103,8 @@ def both(ours: Term, theirs: Term, *steps: str | tuple[str, str]) -> None:
 def test_tab_completes_and_lists_like_bash(pair: Pair, work: Path) -> None:
     (work / "my dir").mkdir()
     (work / "mine.txt").write_text("")
+    for name in ("prog.c", "prog.o"):
+        (work / name).write_text("")
     ours, theirs = pair()
     both(ours, theirs,
          "complete -W 'apple apricot banana' fruit\r",
@@ -114,6 +116,7 @@ def test_tab_completes_and_lists_like_bash(pair: Pair, work: Path) -> None:
          ("fl m\tX", "$ fl my\\ dir/X"), CLEAR,
          ("ls \"my d\tX", '$ ls "my dir"/X'), CLEAR,
          ("echo $HOM\tX", "$ echo $HOME/X"), CLEAR,
+         "FIGNORE=.o\r", ("cat prog\tX", "$ cat prog.c X"), CLEAR,
          "cd my\t\r", "pwd\r")
     ours.wait_text("/work/my dir")
     assert after_prompts(ours)[1:] == after_prompts(theirs)[1:]
