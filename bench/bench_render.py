@@ -17,7 +17,12 @@ local server (a fake clock advances 20 ms per chunk) into a 110x40 terminal Cons
 written to the terminal are divided by the bytes of the answer (target <= 4x; the old renderer,
 which erased and redrew the whole live region on every refresh, wrote ~75x) — with NO_COLOR, in
 256 colours, and for a code-heavy answer in truecolor (9.41x and 24.52x before code blocks lost
-their background and padding).
+their background and padding). Since frames stopped depending on the width (resizes in tmux), a
+finished row is written afresh when committed instead of being kept from the live region: about
+1.7x one render (it was 0.9x when kept).
+
+Resizing while streaming, in a real tmux: ``python bench/tmux_resize.py --runs 10`` (not part of
+``make bench``: about 15 s a run) prints how many runs left every line exactly once.
 
 Rows of a 3-tool answer: the "typical 3-tool answer" of issue 18 (tests/render/scenarios.py: a
 sentence, a command, a file read and a search run in parallel, a short markdown answer) drawn by
@@ -44,6 +49,7 @@ from swebash.render.events import TerminalRenderer
 from swebash.render.markdown import MarkdownMaker
 from swebash.render.stream import MarkdownStream
 from swebash.render.terminal import LiveTerminal
+from swebash.render.theme import RenderSettings
 from tests.render.scenarios import CODE_HEAVY, INTRO, three_tool_turn
 from tests.render.screen import replay
 
@@ -154,11 +160,13 @@ def traffic(text: str, chunk: int = 8, *, no_color: bool = False,
     return written, len(once.file.getvalue().encode()), terminal.frames  # type: ignore[attr-defined]
 
 
-def three_tool_rows(width: int = 100) -> int:
-    """Rows a typical 3-tool answer takes on a ``width``-column terminal (replayed in pyte)."""
+def three_tool_rows(width: int = 100, tools: str = "compact") -> int:
+    """Rows a typical 3-tool answer takes on a ``width``-column terminal (replayed in pyte),
+    with the tools drawn ``compact`` (the default) or ``boxed``."""
     console = Console(file=io.StringIO(), force_terminal=True, width=width, height=40,
                       color_system="256")
-    renderer = TerminalRenderer(console, terminal=LiveTerminal(console, tick_seconds=3600))
+    renderer = TerminalRenderer(console, terminal=LiveTerminal(console, tick_seconds=3600),
+                                settings=RenderSettings(tools=tools))
     for event in three_tool_turn():
         renderer.handle(event)
     renderer.end_turn()
@@ -195,13 +203,14 @@ def main() -> int:
     for no_color in (False, True):
         written, one, frames = traffic(answer, no_color=no_color)
         per_byte = written / len(answer.encode())
-        ok = ok and written <= 1.5 * one
+        ok = ok and written <= 2 * one
         print(f"terminal traffic ({'NO_COLOR' if no_color else 'truecolor'}), {len(answer)} B"
               f" answer in 8-char chunks: {written} B in {frames} frames = {per_byte:.2f}x the"
               f" answer, {written / one:.2f}x one render ({one} B = {one / len(answer):.2f}x"
               " the answer)")
-    print("target: <= 4x the answer where one render allows it, and never much more than one"
-          f" render (<= 1.5x): {'met' if ok else 'MISSED'}")
+    print("target: <= 4x the answer where one render allows it, and at most twice one render"
+          f" (a committed row is written afresh, not kept from the live region): "
+          f"{'met' if ok else 'MISSED'}")
     per_answer_byte: list[float] = []
     for label, text, colours, no_color in (("NO_COLOR", answer, "truecolor", True),
                                            ("256-colour", answer, "256", False),
@@ -216,6 +225,8 @@ def main() -> int:
     rows = three_tool_rows(100)
     print(f"rows used by a 3-tool answer at 100 columns: {rows} (target <= 16): "
           f"{'met' if rows <= 16 else 'MISSED'}")
+    boxed = three_tool_rows(100, "boxed")
+    print(f"rows used by the same answer with [ui] tools = \"boxed\": {boxed}")
     ok = ok and bytes_ok and rows <= 16
     return 0 if ok else 1
 

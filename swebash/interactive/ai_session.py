@@ -16,6 +16,7 @@ background thread after the first prompt is drawn, so the first `?` pays nothing
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import contextlib
 import os
@@ -137,14 +138,22 @@ class AiFrontend:
         asked = renderer.confirm_hook(self.tty_fd)
         stopped = threading.Event()
         running = RunningCalls()
+        turn_task: list[asyncio.Task[Any]] = []
 
         async def hook(request: ConfirmRequest) -> ConfirmAnswer:
             answer = await asked(request)
             if answer is ConfirmAnswer.STOP:
                 stopped.set()
+                if request.kind == "network" and turn_task:
+                    # Asked by the sandbox's proxy, not the agent, which never sees the answer:
+                    # the turn ends here as with Ctrl-C while the command runs (it is cut).
+                    turn_task[0].cancel()
             return answer
 
         async def turn() -> int:
+            task = asyncio.current_task()
+            if task is not None:
+                turn_task.append(task)
             status = 0
             renderer.begin_turn()
             try:
@@ -163,14 +172,15 @@ class AiFrontend:
         try:
             result: int = self._wait(turn(), finished)
             return result
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, concurrent.futures.CancelledError) as exc:
             from rich.text import Text
 
             renderer.end_turn()
             for end in running.interrupted():  # each cut tool stays, with its command
                 renderer.handle(end)
             renderer.end_turn()
-            renderer.print(Text("^C — answer cancelled", style="dim"))
+            if isinstance(exc, KeyboardInterrupt):  # (a question already said "stopped")
+                renderer.print(Text("^C — answer cancelled", style="dim"))
             return 130
 
     def _simple(self, coro: Coroutine[Any, Any, Any], spinner_text: str) -> Any:

@@ -54,7 +54,7 @@ class TerminalRenderer:
                  settings: RenderSettings | None = None) -> None:
         self.console = console
         self.settings = settings or RenderSettings()
-        self.terminal = terminal or LiveTerminal(console, reflow=self.settings.reflow)
+        self.terminal = terminal or LiveTerminal(console)
         self.stream = MarkdownStream(console, terminal=self.terminal,
                                      hyperlinks=self.settings.hyperlinks)
         self.spinner = Spinner(console, terminal=self.terminal)

@@ -12,6 +12,9 @@ Differences from ``rich.markdown.Markdown``, each for a reason seen in a termina
 * The colours are the terminal's own 16 (rich's ANSI theme without a whitespace colour): they
   follow the user's palette on light and dark backgrounds alike, and a code row costs a few
   bytes of escape codes instead of a 24-bit colour per token.
+* Tables have no edge: rich draws a blank row above and below a table and a blank column to
+  its left (the edges of a borderless box), so a table sat between two blank rows on each side
+  and every row copied with a leading space.
 * Headings are left-aligned: a centred heading is mostly leading spaces, which a narrower
   window rewraps into a blank row and a stray word.
 * Links: where the terminal is not known to show OSC 8 hyperlinks (``hyperlinks=False``) the
@@ -35,9 +38,17 @@ from pygments.lexers import get_lexer_by_name  # type: ignore[import-untyped]
 from pygments.token import Whitespace  # type: ignore[import-untyped]
 from pygments.util import ClassNotFound  # type: ignore[import-untyped]
 from rich.console import Console, ConsoleOptions, RenderResult
-from rich.markdown import CodeBlock, Heading, Markdown, MarkdownElement, Paragraph
+from rich.markdown import (
+    CodeBlock,
+    Heading,
+    Markdown,
+    MarkdownElement,
+    Paragraph,
+    TableElement,
+)
 from rich.style import Style
 from rich.syntax import ANSI_DARK, ANSISyntaxTheme, Syntax
+from rich.table import Table
 from rich.text import Text
 
 # The 16-colour theme, with whitespace left uncoloured (it has no background to show on).
@@ -94,6 +105,16 @@ def _without_background(style: str | Style) -> str | Style:
     return style
 
 
+class EdgelessTable(TableElement):
+    """rich's table without its edge rows and column (see the module docstring)."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for part in super().__rich_console__(console, options):
+            if isinstance(part, Table):
+                part.show_edge = False
+            yield part
+
+
 class LeftHeading(Heading):
     LEVEL_ALIGN: ClassVar[dict[str, str]] = dict.fromkeys(  # type: ignore[assignment]
         ("h1", "h2", "h3", "h4", "h5", "h6"), "left")
@@ -128,7 +149,8 @@ class AnswerMarkdown(Markdown):
 
     elements: ClassVar[dict[str, type[MarkdownElement]]] = {
         **Markdown.elements, "fence": CleanCodeBlock, "code_block": CleanCodeBlock,
-        "heading_open": LeftHeading, "paragraph_open": SkippingParagraph}
+        "heading_open": LeftHeading, "paragraph_open": SkippingParagraph,
+        "table_open": EdgelessTable}
     paragraph_skip = 0
     paragraph_text: Text | None = None  # the top-level paragraph's text, once rendered
 

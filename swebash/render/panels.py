@@ -71,9 +71,10 @@ class Spinner:
         return self._active
 
     def start(self, text: str = "thinking…", *, countdown: float | None = None,
-              since: float | None = None) -> None:
+              since: float | None = None, redraw: bool = True) -> None:
         """Show the spinner with ``text`` (or change its text); ``countdown`` in seconds;
-        ``since``: the clock time the wait began (elapsed seconds count from it)."""
+        ``since``: the clock time the wait began (elapsed seconds count from it); not
+        ``redraw``: with the caller's next frame."""
         if not self.terminal.live_enabled:
             return
         with self.terminal.lock:
@@ -85,15 +86,17 @@ class Spinner:
             self._deadline = self._started + countdown if countdown is not None else None
             self._active = True
             self.terminal.add_source(self.rows)
-            self.terminal.redraw()
+            if redraw:
+                self.terminal.redraw()
 
-    def stop(self) -> None:
+    def stop(self, *, redraw: bool = True) -> None:
         with self.terminal.lock:
             if not self._active:
                 return
             self._active = False
             self.terminal.remove_source(self.rows)
-            self.terminal.redraw()
+            if redraw:
+                self.terminal.redraw()
 
     def parts(self) -> tuple[str, str]:
         """(frame and label, the seconds) of the spinner right now."""
@@ -144,6 +147,9 @@ class SuffixedLine:
         yield line
 
 
+MCP_LABEL = "MCP "  # how an MCP call's label starts (tools/mcp.py, McpTool.describe_call)
+
+
 def describe(event: ToolCallStart, max_chars: int = 200) -> str:
     """The call's one-line label: the tool's own description, else its name and arguments."""
     text = one_line(_label_text(event))
@@ -156,6 +162,16 @@ def call_label(event: ToolCallStart | None, name: str) -> list[str]:
         return [one_line(name)]
     text = make_visible(_label_text(event)).expandtabs(4).rstrip("\n")
     return text.split("\n") or [""]
+
+
+def tool_title(event: ToolCallEnd, start: ToolCallStart | None) -> str:
+    """The tool's name for people: an MCP tool under its server's own names ("big · a.b",
+    as its label says "MCP big · a.b {…}"), not the one made up for the model
+    (``mcp__big__a_b_a1e841``); any other tool under its name."""
+    if event.name.startswith("mcp__") and start is not None and \
+            start.description.startswith(MCP_LABEL):
+        return one_line(start.description.removeprefix(MCP_LABEL).split(" {", 1)[0])
+    return one_line(event.name)
 
 
 def _label_text(event: ToolCallStart) -> str:
@@ -197,7 +213,7 @@ class ToolPanels:
             self._running[key] = self.terminal.clock()
         self._show_running(event.name)
 
-    def _show_running(self, fallback: str = "") -> None:
+    def _show_running(self, fallback: str = "", *, redraw: bool = True) -> None:
         running = [self._calls[k] for k in self._order if k in self._running and k in self._calls]
         if len(running) == 1:
             label = describe(running[0], 200)
@@ -206,15 +222,17 @@ class ToolPanels:
         else:
             label = one_line(fallback)
         since = min(self._running.values()) if self._running else None
-        self.spinner.start(f"running {label}", since=since)
+        self.spinner.start(f"running {label}", since=since, redraw=redraw)
 
     def end(self, event: ToolCallEnd) -> None:
+        """The call's result, and the spinner naming the calls still running (parallel ones),
+        in one frame: never a moment with the result and no spinner."""
         start = self._pop(event)
         with self.terminal.lock:
-            self.spinner.stop()
+            self.spinner.stop(redraw=False)
+            if self._running:
+                self._show_running(redraw=False)
             self.terminal.print(self.result_renderable(event, start))
-            if self._running:  # parallel calls still running: the spinner names them
-                self._show_running()
 
     def _key(self, call_id: str, name: str, *, running: bool | None = None) -> str | None:
         if call_id in self._calls:
@@ -279,7 +297,7 @@ class ToolPanels:
     def _boxed(self, event: ToolCallEnd, start: ToolCallStart | None) -> RenderableType:
         view = view_result(event, self.max_lines)
         mark, style = ("✓", theme.OK) if view.ok else ("✗", theme.ERROR)
-        title = Text.assemble((one_line(event.name), theme.TOOL), " ", (mark + " ", style),
+        title = Text.assemble((tool_title(event, start), theme.TOOL), " ", (mark + " ", style),
                               (make_visible(view.headline), theme.DIM if view.ok else style))
         if view.truncated:
             title.append(" · output truncated", style=theme.NOTICE)

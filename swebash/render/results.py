@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass
 
 from swebash.api import ToolCallEnd
+from swebash.visible import one_line
 from swebash.wording import counted, plural
 
 OUTPUT_KEYS = ("stdout", "content", "output", "text", "diff", "result", "message")
@@ -108,15 +109,15 @@ def _output_of(data: object) -> _Output:
         matches = data["matches"]
         files = {m.get("file") for m in matches if isinstance(m, dict)}
         measure = counted(len(matches), "match") + (
-            f" in {counted(len(files), 'file')}" if matches else "")
-        return _Output([_match_line(m) for m in matches], "match", measure + _notes(data),
+            f" in {counted(len(files), 'file')}" if matches else "") + _left_out(data)
+        return _Output([_match_line(m) for m in matches], "match", measure,
                        truncated=truncated, error=error_text)
     if isinstance(data.get("entries"), list):
         entries = data["entries"]
         hidden = _leading_int(data.get("truncated"))
         count = len(entries) + hidden
         items = [_entry_line(e) for e in entries] + [""] * hidden
-        return _Output(items, "entry", counted(count, "entry") + _notes(data),
+        return _Output(items, "entry", counted(count, "entry") + _left_out(data),
                        error=error_text)
     if isinstance(data.get("results"), list):
         return _Output([_item_line(item) for item in data["results"]], "result",
@@ -131,12 +132,16 @@ def _output_of(data: object) -> _Output:
     return _Output(_split(text), exit_code=exit_code, truncated=truncated, error=error_text)
 
 
-def _notes(data: dict[str, object]) -> str:
-    """What a walk left out, in its first words: " · skipped 3 secret files" (the file tools
-    name the secrets they skipped and say when a limit stopped them)."""
-    notes = [str(data[k]).split(":")[0].split(";")[0] for k in ("skipped", "stopped")
-             if isinstance(data.get(k), str) and data[k]]
-    return "".join(f" · {note}" for note in notes)
+def _left_out(data: dict[str, object]) -> str:
+    """What a search or listing left out, short (" · skipped 10 secret files · …"): the file
+    tools' notes without the names (the model reads those in the result)."""
+    parts: list[str] = []
+    for key, cut, suffix in (("skipped", ":", ""), ("not_searched", "", " not searched"),
+                             ("stopped", ";", "")):
+        value = data.get(key)
+        if isinstance(value, str) and value:
+            parts.append(one_line((value.split(cut)[0] if cut else value).strip()) + suffix)
+    return "".join(f" · {part}" for part in parts)
 
 
 def _split(text: str) -> list[str]:

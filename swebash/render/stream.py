@@ -13,15 +13,15 @@ re-rendered on every delta — is quadratic (191 s for a 2,400-token answer that
   finished;
 * the rows of the open block that can no longer change are printed as soon as they are known
   (``OpenBlockView.settle``): each complete line of a top-level code block, and the rows of a
-  top-level paragraph that lie, with the row after them, before the first character that a
-  later one could still turn into markup (an unmatched ``*``, `````, ``[``, ``<``…) — greedy
-  wrapping never changes a row once the word that did not fit on it is known. (An ATX heading,
-  and a paragraph followed by a blank line, are finished blocks at once: ``cut_finished``.)
-  A live region of a row or two is what survives a resize: a terminal that rewraps its lines
-  keeps the cursor's row, so a tall region that grows above it on narrowing is pushed into
-  the scrollback, out of reach of cursor-up, and was left there doubled. What remains of the
-  block is drawn from the stored text at the width of the moment — after a resize the rest of
-  the paragraph is wrapped at the new width;
+  top-level paragraph that wrapping only its settled text — up to the first character that a
+  later one could still turn into markup (an unmatched ``*``, `````, ``[``, ``<``…) — puts a
+  row after: greedy wrapping never changes a row once the word (or the piece of a word longer
+  than a row) that did not fit on it is known, and more text only makes that word longer.
+  (An ATX heading, and a paragraph followed by a blank line, are finished blocks at once:
+  ``cut_finished``.) So the live region is a row or two, cheap to redraw, and a reader can
+  scroll back to everything else. What remains of the block is drawn from the stored text at
+  the width of the moment — after a resize the rest of the paragraph is wrapped at the new
+  width;
 * consoles that are not interactive terminals (pipes, files, TERM=dumb) get no live region at
   all: finished blocks are printed as they complete and ``finish()`` prints the rest.
 
@@ -150,12 +150,13 @@ class OpenBlockView:
         starts = _row_starts(whole.plain[self._skip:], width)
         if len(starts) != len(rows):
             return []
-        # Rows to print: a row ends where the next word did not fit, so the row after the
-        # last one printed must be whole before the limit too, and not the last row.
-        count = 0
-        while count + 2 < len(rows) and self._skip + starts[count + 2] <= limit:
-            count += 1
-        if not count:
+        # Rows to print: greedy wrapping puts a row's break where the next word (or the next
+        # piece of a word longer than a row) did not fit, and more text only makes that word
+        # longer. So wrapping just the text no later input can change (up to the limit) gives
+        # final rows — all but its last, which the rest of a word may still reach.
+        stable = _row_starts(whole.plain[self._skip:limit], width)
+        count = len(stable) - 1
+        if count < 1 or stable[:count + 1] != starts[:count + 1]:
             return []
         skip = self._skip + starts[count]
         rest = rows_of(self.console, self.maker.make(text, paragraph_skip=skip, tokens=tokens),

@@ -3,26 +3,36 @@
 Design note. A turn shows two kinds of output: lines that are final (finished markdown blocks,
 tool panels, notices), printed once into scrollback, and a small live region at the bottom (the
 open markdown block, a spinner) that is redrawn in place. Redrawing in place means moving the
-cursor up over what was drawn last time, so the writer must know exactly how many screen rows
-that was. What fails:
+cursor back over what was drawn last time. What fails:
 
 * two writers — rich ``Live``/``Status`` each run a refresh thread, and printing a finished
   block from the event thread while that thread redraws made the cursor-up count of one frame
   apply to the output of another: blocks erased, lines doubled;
-* counting rows from the text instead of from what was written at the width of the moment:
-  a line that wraps, or a window that shrank, makes the count wrong.
+* counting rows from the text, or at the width of the moment: the terminal may interpret a
+  frame at another width than it was composed for. tmux reflows its grid the moment a window
+  is resized but tells the program at most every ~250 ms, and only the latest size (measured:
+  resized every 150 ms through ten widths, a program saw six of them, each 100-250 ms late);
+  a terminal that reflows rewraps the rows already drawn; one that does not cuts them. Any
+  cursor-up count that depends on how the region's rows wrap is a guess during a resize, and
+  a wrong guess either leaves a stale copy of a row or erases a committed one.
 
-Chosen approach: every byte of a turn goes through ``LiveTerminal`` under one lock. It keeps
-the rows of the live region exactly as written (each already cut to the width it was drawn at,
-joined by CR LF, the cursor left at the end of the last row), so the height is a fact, not a
-guess. A frame is: go up to the first row that changed, erase below, write the committed lines
-(if any) and the changed rows — wrapped in synchronized output (DEC mode 2026) so the terminal
-shows the frame at once. Committed lines are written exactly once. The live region never gets
-taller than the screen minus one row, so the cursor-up never leaves the screen.
-
-A window that got narrower rewraps what was drawn on terminals that reflow (tmux, VTE, kitty,
-iTerm2); the writer then counts each old row as the rows it occupies at the new width before
-erasing, and draws the region afresh.
+Chosen approach: every byte of a turn goes through ``LiveTerminal`` under one lock, and no
+movement depends on the width. The cursor rests at the START of the live region (column 0 of
+its first row), not after its text. Live rows are written with autowrap off (DECAWM), each cut
+to the width it was drawn at: each takes exactly one screen row whatever width the terminal
+has while it reads them (a row wider than that is cut by the terminal, not wrapped), so the
+way back to the region's start is the same count of rows at any width. A terminal that later
+reflows keeps the cursor at the start of its logical line, one that cuts keeps its position:
+either way erasing from the cursor to the end of the screen removes the whole region, however
+its rows were rewrapped since. So a frame is: from the region's start, erase below, write the
+committed rows (autowrap on: final text that the terminal may wrap and rewrap as it likes) and
+the live rows, and go back up over the live rows. The usual delta — the last row grew — steps
+down to that row, writes the new text at its end and comes back. Committed rows are always
+written afresh, never promoted from live rows in place: a live row the terminal cut during a
+resize the program never heard of (110 → 45 → 110 within one report) must not stay in the
+scrollback. Frames that erase are wrapped in synchronized output (DEC mode 2026) so the
+terminal shows them at once; the cursor is hidden while a region is drawn. The live region
+never gets taller than the screen minus one row.
 
 A ticker thread animates the spinner and draws the last words of the open block after a pause
 in the stream; it only ever calls ``redraw`` — under the same lock, so it cannot interleave.
@@ -48,6 +58,12 @@ SYNC_END = "\x1b[?2026l"
 # scrollback, where they stay as a doubled copy. So: erase this row, step down one row (a
 # no-op on the last row), erase to the end from there — never from the corner — and come back.
 ERASE_BELOW = "\x1b7\x1b[K\x1b[B\x1b[J\x1b8"
+# Autowrap (DECAWM) is off from the moment a live region is drawn until it is gone, except
+# while committed rows are written: text at the right margin then overwrites the last column.
+NO_WRAP = "\x1b[?7l"
+WRAP = "\x1b[?7h"
+HIDE_CURSOR = "\x1b[?25l"
+SHOW_CURSOR = "\x1b[?25h"
 TICK_SECONDS = 0.1
 
 
@@ -55,10 +71,10 @@ def rows_of(console: Console, renderable: RenderableType, width: int, *,
             trim: bool = True, live: bool = False) -> list[str]:
     """Render ``renderable`` at ``width`` into rows of ANSI text (``trim``: no blank rows last).
 
-    Live rows and committed rows come from here alike, so a finished block whose rows are
-    already on screen in the live region can stay there instead of being written again. No
-    row carries trailing spaces (a paragraph is padded to the width by rich): a row only as
-    wide as its text rewraps predictably when the window narrows, and copies without them.
+    Live rows and committed rows come from here alike, so a block's rows look the same live
+    and in scrollback. No row carries trailing spaces (rich pads a paragraph to the width): a
+    row only as wide as its text rewraps predictably when the window narrows, and copies
+    without them.
     ``live`` rows are cut at the width, since the live region's height is counted in rows;
     committed rows are not: a code line or a command wider than the window is written whole
     and the terminal wraps it, so that copying it gives one line.
@@ -90,6 +106,22 @@ def _rstrip(line: list[Segment], coloured: bool) -> list[Segment]:
     return segments
 
 
+def _down(rows: int) -> str:
+    return f"\x1b[{rows}B" if rows > 0 else ""
+
+
+def _up(rows: int) -> str:
+    return f"\x1b[{rows}A" if rows > 0 else ""
+
+
+def _region(rows: Sequence[str], above: int) -> str:
+    """Draw live ``rows`` from the cursor (at the start of a row, ``above`` region rows below
+    the region's first) and return to the region's first row. Autowrap is off (the caller's
+    part) while a region is drawn: each row takes exactly one screen row at whatever width the
+    terminal has right now, so the way back up is the same count at any width."""
+    return "\r\n".join(rows) + "\r" + _up(above + len(rows) - 1)
+
+
 def _common_prefix(old: Sequence[str], new: Sequence[str]) -> int:
     count = 0
     for before, after in zip(old, new, strict=False):
@@ -104,16 +136,14 @@ class LiveTerminal:
 
     def __init__(self, console: Console, *, sync: bool = True,
                  clock: Callable[[], float] = time.monotonic,
-                 tick_seconds: float = TICK_SECONDS, reflow: bool = True) -> None:
+                 tick_seconds: float = TICK_SECONDS) -> None:
         self.console = console
-        self.reflow = reflow
         self.live_enabled = console.is_interactive
         self._sync = sync
         self.clock = clock
         self.tick_seconds = tick_seconds
         self.lock = threading.RLock()  # held by whoever changes what the region shows
         self._rows: list[str] = []  # the live region's rows as written, top to bottom
-        self._row_cells: list[int] = []  # each row's width in cells, for reflow on resize
         self._width = 0  # the width the region was drawn at
         self._sources: list[Callable[[int, int], list[str]]] = []
         self._ticker: threading.Thread | None = None
@@ -207,19 +237,14 @@ class LiveTerminal:
             self._emit(text)
 
     def _frame(self, committed: list[str] | None, *, keep_live: bool = True) -> None:
-        """Write one frame: ``committed`` rows (final, printed once) then the live rows.
-
-        The frame is composed from the width read before its live rows are drawn; when the
-        window has changed by the time it is composed (a table takes milliseconds to draw), it
-        is drawn and composed again: its cursor-up count is only right at its own width.
-        """
-        for _ in range(3):
-            width, new_rows = self._live_rows(keep_live)
-            frame = self._compose(committed, width, new_rows)
-            if max(1, self.console.width) == width:
-                break
-        body, self._rows, self._row_cells = frame
-        self._width = width
+        """Write one frame: ``committed`` rows (final, printed once) then the live rows."""
+        width, new_rows = self._live_rows(keep_live)
+        body = self._compose(committed, width, new_rows)
+        if new_rows and not self._rows:
+            body = HIDE_CURSOR + body  # it rests at the region's start, not after its text
+        elif self._rows and not new_rows:
+            body += SHOW_CURSOR
+        self._rows, self._width = list(new_rows), width
         if not body:
             return
         if self._sync and self.live_enabled and ERASE_BELOW in body:
@@ -231,87 +256,44 @@ class LiveTerminal:
         if self._rows:
             self._start()
 
-    def _compose(self, committed: list[str] | None, width: int, new_rows: list[str]
-                 ) -> tuple[str, list[str], list[int]]:
-        """(bytes to write, live rows, their cells) for a frame."""
-        out: list[str] = []
-        rows, cells = self._rows, self._row_cells
-        if committed and width == self._width and _common_prefix(rows, committed) == len(
-                committed):
-            # Every committed row is on screen already, at the top of the live region (the
-            # open block's first rows, printed early): they leave the region unwritten.
-            keep = len(committed)
-            if keep == len(rows):
-                out.append("\r\n")  # nothing was below the last of them: start a fresh row
-            rows, cells = rows[keep:], cells[keep:]
-            committed = None
-        if committed is None and not out and new_rows == rows and width == self._width:
-            return "", rows, cells  # nothing to write (maybe rows left the region unwritten)
-        drawn = self._screen_rows(cells, width)
+    def _compose(self, committed: list[str] | None, width: int, new_rows: list[str]) -> str:
+        """The bytes of a frame, from the region's start back to it (see the design note)."""
+        old = self._rows
+        if committed is None and new_rows == old and (width == self._width or not old):
+            return ""
         if committed is not None:
-            # Rows of the finished block already on screen (it was the open block) stay.
-            keep = _common_prefix(rows, committed) if width == self._width else 0
-            if keep and keep == len(rows):
-                out.append("\r\n" + ERASE_BELOW)  # from the end of the last kept row to a new one
-            elif drawn:
-                out.append(self._up_to(cells, drawn, keep, width))
-            out.extend(row + "\r\n" for row in committed[keep:])
-            out.append("\r\n".join(new_rows))
-        else:
-            first = self._first_changed(rows, new_rows, width)
-            last = len(rows) - 1
-            if (new_rows and first == last and width == self._width
-                    and new_rows[first].startswith(rows[last])):
-                # The usual delta: the last row grew. The cursor is at its end, the style
-                # reset there (rich closes every styled segment), so write only the new part.
-                out.append(new_rows[first][len(rows[last]):])
-                out.extend("\r\n" + row for row in new_rows[first + 1:])
-            else:
-                if drawn:
-                    out.append(self._up_to(cells, drawn, first, width))
-                out.append("\r\n".join(new_rows[first:]))
-        return "".join(out), list(new_rows), [cell_len(strip_ansi(row)) for row in new_rows]
+            # Autowrap is off while a region is drawn, on for committed rows.
+            return ((ERASE_BELOW + WRAP if old else "") + "".join(row + "\r\n" for row in committed)
+                    + (NO_WRAP + _region(new_rows, 0) if new_rows else ""))
+        first = _common_prefix(old, new_rows) if width == self._width else 0
+        last = len(old) - 1
+        if (first == last == len(new_rows) - 1 and width == self._width
+                and new_rows[last].startswith(old[last])):
+            # The usual delta: the last row grew. Go to its end and write only the new part
+            # (the style is reset there: rich closes every styled segment).
+            column = cell_len(strip_ansi(old[last])) + 1
+            return (_down(last) + f"\x1b[{column}G" + new_rows[last][len(old[last]):] + "\r"
+                    + _up(last))
+        if not old:
+            return NO_WRAP + _region(new_rows, 0)
+        if first == 0:
+            return ERASE_BELOW + (_region(new_rows, 0) if new_rows else WRAP)
+        if first == len(new_rows):  # rows dropped at the end: erase them, come back up
+            return _down(first - 1) + "\r\n" + ERASE_BELOW + _up(first)
+        # Rows before ``first`` stay: step onto row ``first`` with a line feed from the row
+        # above it (it may not exist yet), erase from there and draw the rest.
+        return _down(first - 1) + "\r\n" + ERASE_BELOW + _region(new_rows[first:], first)
 
     def _live_rows(self, keep_live: bool) -> tuple[int, list[str]]:
-        """(width, live rows) drawn at the window's width as it is when the frame is written.
-
-        Rendering a table takes milliseconds; a window resized meanwhile would receive rows
-        and a cursor-up count meant for the old width, so the rows are drawn again until the
-        width read after drawing them is the one they were drawn at.
-        """
-        for _ in range(3):
-            width = max(1, self.console.width)
-            if not (self.live_enabled and keep_live and self._sources):
-                return width, []
-            max_rows = max(1, self.console.height - 1)
-            rows: list[str] = []
-            for source in self._sources:
-                rows.extend(source(width, max_rows))
-            if max(1, self.console.width) == width:
-                break
+        """(width, live rows) drawn at the window's width as it is when the frame is written."""
+        width = max(1, self.console.width)
+        if not (self.live_enabled and keep_live and self._sources):
+            return width, []
+        max_rows = max(1, self.console.height - 1)
+        rows: list[str] = []
+        for source in self._sources:
+            rows.extend(source(width, max_rows))
         return width, rows[-max_rows:]
-
-    def _up_to(self, cells: list[int], drawn: int, row: int, width: int) -> str:
-        """From the end of the last drawn row to the start of ``row``, erasing below."""
-        up = drawn - 1 - self._screen_rows(cells[:row], width)
-        return "\r" + (f"\x1b[{up}A" if up > 0 else "") + ERASE_BELOW
-
-    def _first_changed(self, rows: Sequence[str], new_rows: Sequence[str], width: int) -> int:
-        """Index of the first live row to rewrite (0 after a resize)."""
-        if width != self._width or not rows:
-            return 0
-        first = _common_prefix(rows, new_rows)
-        # The cursor rests at the end of the last row: to append rows or drop some, start
-        # over from a row that exists in both frames (the last common one), or from the top.
-        limit = min(len(rows), len(new_rows)) - 1
-        return max(0, min(first, limit))
-
-    def _screen_rows(self, cells: list[int], width: int) -> int:
-        """Screen rows taken by drawn rows of ``cells`` cells, after the window became
-        ``width`` wide: a terminal that reflows rewraps a row that no longer fits."""
-        if width >= self._width or not self.reflow:
-            return len(cells)
-        return sum(max(1, -(-count // width)) for count in cells)
 
     def _emit(self, text: str) -> None:
         file = self.console.file

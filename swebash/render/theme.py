@@ -17,9 +17,6 @@ configuration's copy of the environment, admitting only what is known to be ther
   show OSC 8 links — tmux 3.3 and screen drop them, Terminal.app ignores them, and there the
   URL simply vanished ("See the packaging guide for more."). Never under NO_COLOR/TERM=dumb.
   ``FORCE_HYPERLINK=1`` / ``0`` (the convention of supports-hyperlinks) overrides.
-* reflow: whether the terminal rewraps its rows when the window narrows, which decides how
-  many rows the live region takes afterwards (``LiveTerminal``). Known reflowing terminals
-  only; elsewhere (xterm, the Linux console, screen) a row that no longer fits is cut.
 """
 
 from __future__ import annotations
@@ -49,7 +46,12 @@ DIFF_REMOVE = "red"
 DIFF_HUNK = "cyan"
 DIFF_HEADER = "bold"
 
+# Inline `code` like code blocks: its own colour (bold under NO_COLOR), no background fill
+# (rich's default is "bold cyan on black").
+INLINE_CODE = "bold cyan"
+
 STYLES = {
+    "markdown.code": INLINE_CODE,
     "swebash.tool": TOOL, "swebash.tool.border": TOOL_BORDER, "swebash.ok": OK,
     "swebash.error": ERROR, "swebash.error.border": ERROR_BORDER, "swebash.dim": DIM,
     "swebash.notice": NOTICE, "swebash.warn": WARN, "swebash.danger": DANGER,
@@ -86,7 +88,6 @@ class RenderSettings:
     """What the renderers need to know besides the Console: see the module docstring."""
 
     hyperlinks: bool = False
-    reflow: bool = False
     tools: str = "compact"  # compact | boxed
 
 
@@ -94,7 +95,7 @@ def settings_for(config: Config) -> RenderSettings:
     env = config.environ
     plain = config.no_color or config.dumb_term
     return RenderSettings(hyperlinks=not plain and hyperlinks_supported(env),
-                          reflow=reflows(env), tools=config.ui.tools)
+                          tools=config.ui.tools)
 
 
 def _version(text: str | None) -> tuple[int, ...]:
@@ -129,19 +130,3 @@ def hyperlinks_supported(env: Mapping[str, str]) -> bool:
         return True
     return term in ("xterm-kitty", "xterm-ghostty") or term.startswith("foot")
 
-
-def reflows(env: Mapping[str, str]) -> bool:
-    """Whether the terminal is one known to rewrap its rows when the window width changes."""
-    term = env.get("TERM", "")
-    if env.get("TMUX") or term.startswith("tmux"):
-        return True  # tmux rewraps its own grid, whatever the outer terminal does
-    if env.get("STY") or term.startswith("screen"):
-        return False
-    program = env.get("TERM_PROGRAM", "")
-    if program in ("iTerm.app", "Apple_Terminal", "WezTerm", "vscode", "ghostty"):
-        return True
-    if env.get("VTE_VERSION") or env.get("WT_SESSION") or env.get("KONSOLE_VERSION"):
-        return True
-    if env.get("KITTY_WINDOW_ID") or env.get("ALACRITTY_WINDOW_ID"):
-        return True
-    return term in ("xterm-kitty", "xterm-ghostty", "alacritty") or term.startswith("foot")

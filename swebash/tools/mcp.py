@@ -165,8 +165,13 @@ class LoadToolsTool(ToolExecutor):
                            "required": ["names"]})
 
     def describe_call(self, args: JsonObject) -> str:
+        """The tools asked for, under their servers' own names where known ("big · a.b")."""
         raw = args.get("names")
-        return f"load MCP tool schemas: {', '.join(map(str, raw)) if isinstance(raw, list) else ''}"
+        names = [str(n) for n in raw] if isinstance(raw, list) else []
+        tools = {t.name: t for t in self.manager.tools() if isinstance(t, McpTool)}
+        shown = [f"{one_line(tools[n].server.name)} · {one_line(tools[n].remote.name)}"
+                 if n in tools else one_line(n) for n in names]
+        return f"load MCP tool schemas: {', '.join(shown)}"
 
     async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
         raw = args.get("names")

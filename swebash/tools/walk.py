@@ -28,6 +28,7 @@ from swebash.safety.boundary import FileBoundary, SecretFile
 from swebash.safety.paths import within
 from swebash.tools.base import ToolOutput
 from swebash.tools.files import FileTooLarge, guarded_read, kind_of
+from swebash.wording import counted, plural
 
 NOT_SEARCHED = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv",
                           ".tox", ".mypy_cache"})
@@ -50,8 +51,7 @@ def skipped_line(names: list[str], what: str) -> str:
     shown = ", ".join(names[:MAX_NAMED])
     if len(names) > MAX_NAMED:
         shown += f", … and {len(names) - MAX_NAMED} more"
-    what = what if len(names) > 1 else what.removesuffix("s")
-    return f"skipped {len(names)} secret {what}: {shown}"
+    return f"skipped {len(names)} secret {plural(len(names), what)}: {shown}"
 
 
 @dataclass
@@ -156,9 +156,9 @@ class Walk:
     def notes(self) -> JsonObject:
         notes: JsonObject = {}
         if self.skipped:
-            notes["skipped"] = skipped_line(self.skipped, "files")
+            notes["skipped"] = skipped_line(self.skipped, "file")
         if self.too_large:
-            notes["not_searched"] = (f"{self.too_large} files over "
+            notes["not_searched"] = (f"{counted(self.too_large, 'file')} over "
                                      f"{self.limits.file_bytes} bytes")
         if self.stopped:
             notes["stopped"] = f"{self.stopped}; the results are partial"
@@ -202,10 +202,11 @@ def list_directory(boundary: FileBoundary, path: str, shown: str) -> JsonObject:
     result: JsonObject = {"path": shown, "entries": listed}
     hidden = len(entries) - len(skipped) - len(listed)
     if hidden > 0 or len(entries) >= MAX_SCAN:
-        result["truncated"] = (f"{hidden} more entries not shown" if len(entries) < MAX_SCAN
+        result["truncated"] = (f"{hidden} more {plural(hidden, 'entry')} not shown"
+                               if len(entries) < MAX_SCAN
                                else f"only the first {MAX_SCAN} entries were looked at")
     if skipped:
-        result["skipped"] = skipped_line(skipped, "entries")
+        result["skipped"] = skipped_line(skipped, "entry")
     return result
 
 

@@ -171,3 +171,65 @@ def test_a_multi_line_proposal_in_c_mode_is_printed_whole(server: FakeServer,
     result = run_swebash(["-c", "?? say each txt file"], ai_env)
     assert result.returncode == 0 and result.stdout == LOOP + "\n"
     assert result.stderr == "# Loop over them:\n# Each name is printed.\n"
+
+
+def test_ctrl_c_at_the_network_question_ends_the_turn(
+        spawn: Spawn, server: FakeServer, ai_env: dict[str, str], tmp_path: Path) -> None:
+    # The sandbox's proxy asks about a new domain from its own thread while the command
+    # waits: Ctrl-C there stops the turn like at any other y/N — the command is cut and stays
+    # on screen with its mark, and the model is not asked again.
+    from tests.safety.sandbox_fixtures import WebServer, available
+
+    if available("bwrap") is not None and available("landlock") is not None:
+        import pytest
+
+        pytest.skip("no sandbox backend works on this machine")
+    web = WebServer({"/": b"never fetched"})
+    command = f"curl -sS -m 30 http://ask.localhost:{web.port}/"
+    server.script({"tools": tool(command)}, {"text": "never requested"})
+    try:
+        term = spawn(env={**ai_env, "SWEBASH_AI_TOOLS_CONFIRM": "false"}, cwd=str(tmp_path))
+        term.wait_prompt()
+        term.send("? fetch it\r")
+        term.wait_for(lambda t: "reach ask.localhost?" in t.text(), what="the domain question")
+        term.send("\x03")
+        term.wait_text("stopped — the turn ends here")
+        term.wait_prompt(timeout=10)  # not after curl's 30 s
+    finally:
+        web.close()
+    screen = term.text().split("? fetch it")[-1]
+    assert "curl -sS -m 30" in screen and "interrupted" in screen
+    assert "[130]" in term.cursor_line()
+    assert len(server.requests) == 1 and web.hits == []
+
+
+def test_code_in_colour_copies_clean_and_esc_at_a_question_ends_the_turn(
+        term_env: dict[str, str], server: FakeServer, ai_env: dict[str, str],
+        tmp_path: Path) -> None:
+    # In colour (truecolor, as most terminals are) a code block's rows hold exactly the code:
+    # no cell has a background, no row starts with a pad. Esc at a y/N stops the turn as Ctrl-C.
+    (tmp_path / "build").mkdir()
+    code = "def f(x):\n    return x + 1"
+    server.script({"text": f"Like this:\n\n```python\n{code}\n```\n\nand `ls /nope` inline."},
+                  {"tools": tool("rm -rf build")}, {"text": "never requested"})
+    env = {**term_env, **ai_env, "COLORTERM": "truecolor"}
+    env.pop("NO_COLOR")
+    term = Term(env, cwd=str(tmp_path))
+    try:
+        term.run("? show me")
+        rows = term.text().splitlines()
+        label = rows.index("── python")
+        assert rows[label + 1:label + 4] == [*code.split("\n"), "──"]
+        inline = next(n for n, row in enumerate(rows) if row.startswith("and ls /nope"))
+        for y in (label + 1, label + 2, inline):
+            assert {cell.bg for cell in term.screen.buffer[y].values()} <= {"default"}
+        assert any(cell.fg != "default" for cell in term.screen.buffer[label + 1].values())
+        term.send("? clean the build\r")
+        term.wait_text("[y/N]")
+        term.send("\x1b")
+        term.wait_text("stopped — the turn ends here")
+        term.wait_prompt()
+        assert len(server.requests) == 2 and (tmp_path / "build").exists()
+        assert "[130]" in term.cursor_line()
+    finally:
+        term.close()

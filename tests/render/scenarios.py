@@ -101,3 +101,40 @@ journalctl -u rotate-logs.service --since "5 minutes ago" | tail -n 20
 
 Run it once by hand before enabling the timer.
 '''
+
+
+def _resize_answer() -> str:
+    """An answer whose every word that matters is a marker ``Q123x`` used once, in order: a
+    line doubled or lost anywhere shows as a marker seen twice or never (bench/tmux_resize.py
+    and tests/render/test_resize_lag.py)."""
+    numbers = iter(range(1, 1000))
+
+    def m(words: str) -> str:  # each "@" becomes the next marker
+        return "".join(f"Q{next(numbers):03d}x" if c == "@" else c for c in words)
+
+    parts = [
+        m("# @ resizing while it streams\n\n"),
+        m("The first paragraph @ is long enough to wrap at every width this test tries, "
+          "@ with `inline @` code, **bold @** words and a [link @](https://example.org/@) "
+          "so that @ rows move when the window narrows and come back @ when it widens.\n\n"),
+        m("## @ a list\n\n"),
+        m("1. @ first item with a few words @ to wrap\n"
+          "   - @ nested bullet @ with more words than a narrow window holds on one row @\n"
+          "   - @ second nested @\n"
+          "2. @ second item @\n\n"),
+        m("```python\ndef f():  # @\n    return [@, 'a line of code long enough to pass "
+          "forty columns @']\n```\n\n"),
+        m("| @ | @ | @ |\n|---|---|---|\n| @ | @ | @ |\n| @ | @ | @ |\n\n"),
+        m("> @ a quote that also wraps @ over several rows when the window is narrow @ and "
+          "fewer when wide @.\n\n"),
+        m("漢字 @ かな @ 한국어 @ 🙂 @ wide characters take two columns @ each.\n\n"),
+    ]
+    for _ in range(6):
+        parts.append(m("A paragraph @ of ordinary prose @ that streams after the others, "
+                       "@ wrapping @ at the final width @ once the resizing has stopped, "
+                       "@ and it goes on @ a little more.\n\n"))
+    parts.append(m("## @ the end\n\nThe last line @."))
+    return "".join(parts)
+
+
+RESIZE_ANSWER = _resize_answer()

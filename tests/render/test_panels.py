@@ -92,6 +92,15 @@ def test_a_search_is_grep_style_and_counted_in_matches() -> None:
     one = draw(search, end({"matches": matches[:1]}, ms=5, name="search_text", call_id="s1"))
     assert one[0] == "✓ search /TODO/ in src · 1 match in 1 file · 5 ms"
     assert "{" not in "".join(lines)  # never raw JSON
+    # what the search left out is said in the header, as the tool says it to the model
+    notes = {"skipped": "skipped 10 secret files: .ssh/id_rsa, .aws/credentials, …",
+             "not_searched": "2 files over 1048576 bytes",
+             "stopped": "stopped at 1000 matches; the results are partial"}
+    noted = draw(search, end({"matches": matches[:1], **notes}, ms=5, name="search_text",
+                             call_id="s1"))
+    assert noted[0] == ("✓ search /TODO/ in src · 1 match in 1 file · skipped 10 secret files"
+                        " · 2 files over 1048576 bytes not searched · stopped at 1000 matches"
+                        " · 5 ms")
 
 
 def test_entries_and_web_results_have_their_own_nouns() -> None:
@@ -202,6 +211,23 @@ def test_boxed_style_draws_a_panel_with_the_whole_command() -> None:
     assert lines[-2].strip("│ ") == "a" and lines[-1].startswith("╰")
 
 
+def test_an_mcp_call_is_titled_with_the_servers_own_names() -> None:
+    # The model's name for tool "a.b" of server "big" is mcp__big__a_b_a1e841: a panel's
+    # title says "big · a.b", as the label does — for a result and for a failure alike.
+    start = ToolCallStart("mcp__big__a_b_a1e841", {}, "MCP big · a.b {}", "c1")
+    result = end({"server": "big", "tool": "a.b", "output": "tool a.b answered"},
+                 name="mcp__big__a_b_a1e841", call_id="c1", summary="1 line")
+    lines = draw(start, result, style="boxed")
+    assert lines[0].startswith("╭─ big · a.b ✓ 1 line")
+    assert not any("mcp__" in line for line in lines)
+    failed = end({"error": True, "type": "McpToolError", "message": "boom"}, ok=False,
+                 name="mcp__big__a_b_a1e841", call_id="c1")
+    lines = draw(ToolCallStart("mcp__big__a_b_a1e841", {}, "MCP big · a.b {}", "c1"), failed,
+                 style="boxed")
+    assert lines[0].startswith("╭─ big · a.b ✗")
+    assert not any("mcp__" in line for line in lines)
+
+
 def test_boxed_and_plain_headline_counts_lines() -> None:
     view = view_result(end({"exit_code": 0, "stdout": "a\n"}))
     assert view.headline == "exit 0 · 1 line · 12 ms"
@@ -260,7 +286,9 @@ def test_a_parallel_call_is_drawn_as_it_finishes_while_the_others_run() -> None:
     for number in range(3):
         panels.executing(ToolExecuting("execute_command", f"c{number}"))
     now[0] += 2.0
+    frames = terminal.frames
     panels.end(end({"exit_code": 0, "stdout": "fast\n"}, call_id="c1"))
+    assert terminal.frames == frames + 1  # result and spinner at once: never one without the other
     rows = replay(output(console), 80)
     assert rows[-3:] == ["✓ $ echo fast · exit 0 · 12 ms", "  fast",
                          rows[-1]]  # the result, then the spinner for the two still running

@@ -43,12 +43,12 @@ def chunks(text: str, size: int) -> list[str]:
     return [text[i:i + size] for i in range(0, len(text), size)]
 
 
-def stream_resizing(widths: list[int], *, reflow: bool, start: int = 110, height: int = 24,
+def stream_resizing(widths: list[int], *, start: int = 110, height: int = 24,
                     size: int = 8) -> tuple[str, dict[int, int]]:
     """Stream LONG_ANSWER, switching to the next of ``widths`` at evenly spaced deltas."""
     console = terminal_console(start, height)
     console.file.write(PROMPT)
-    terminal = LiveTerminal(console, reflow=reflow)
+    terminal = LiveTerminal(console)
     stream = MarkdownStream(console, terminal=terminal, clock=iter(range(10**6)).__next__)
     pieces = chunks(LONG_ANSWER, size)
     every = max(1, len(pieces) // (len(widths) + 1))
@@ -64,13 +64,13 @@ def stream_resizing(widths: list[int], *, reflow: bool, start: int = 110, height
     return console.file.getvalue(), resizes  # type: ignore[attr-defined]
 
 
-def stream_resizing_at(points: list[tuple[str, int]], *, reflow: bool, start: int = 110,
+def stream_resizing_at(points: list[tuple[str, int]], *, start: int = 110,
                        height: int = 24) -> tuple[str, dict[int, int]]:
     """Stream LONG_ANSWER in 8-character deltas; when the text reaches each phrase of
     ``points``, the window takes the width paired with it."""
     console = terminal_console(start, height)
     console.file.write(PROMPT)
-    terminal = LiveTerminal(console, reflow=reflow)
+    terminal = LiveTerminal(console)
     stream = MarkdownStream(console, terminal=terminal, clock=iter(range(10**6)).__next__)
     offsets = sorted((LONG_ANSWER.index(phrase), width) for phrase, width in points)
     resizes: dict[int, int] = {}
@@ -109,7 +109,7 @@ def test_each_phrase_is_once_in_one_render(width: int) -> None:
 @pytest.mark.parametrize("height", [24, 60])
 def test_a_reflowing_terminal_never_doubles_or_loses_a_line(widths: list[int],
                                                              height: int) -> None:
-    output, resizes = stream_resizing(widths, reflow=True, height=height)
+    output, resizes = stream_resizing(widths, height=height)
     screen = ReflowScreen(110, height, history=100_000, ratio=0.001)
     rows = replay_on(screen, output, resizes)
     assert_each_once(rows)
@@ -124,7 +124,7 @@ def test_a_terminal_that_cuts_rows_never_doubles_or_loses_a_line(widths: list[in
     # pyte cuts a row that no longer fits instead of rewrapping it (xterm does the same): what
     # was cut is the terminal's doing, but nothing may be doubled, and nothing committed may be
     # erased — when the window is wide again at the end, every phrase is there once.
-    output, resizes = stream_resizing(widths, reflow=False)
+    output, resizes = stream_resizing(widths)
     rows = replay_on(pyte.HistoryScreen(110, 24, history=100_000, ratio=0.001), output,
                      resizes)
     text = squeezed(rows)
@@ -147,7 +147,7 @@ def test_a_terminal_that_cuts_rows_never_doubles_or_loses_a_line(widths: list[in
 ])
 @pytest.mark.parametrize("height", [24, 60])
 def test_narrowing_while_a_tall_block_is_live(points: list[tuple[str, int]], height: int) -> None:
-    output, resizes = stream_resizing_at(points, reflow=True, height=height)
+    output, resizes = stream_resizing_at(points, height=height)
     rows = replay_on(ReflowScreen(110, height, history=100_000, ratio=0.001), output, resizes)
     assert_each_once(rows)
     final = points[-1][1]

@@ -191,6 +191,30 @@ def test_tall_open_block_shows_only_its_tail_live_and_prints_whole() -> None:
     assert sum("line " in row for row in final) == 60
 
 
+@pytest.mark.parametrize("text", [
+    "Words that wrap as usual, " * 30 + "end.",
+    "前言。" + "漢字かなカナ混じりの文章は空白なしで続きます。" * 12,  # no spaces to wrap at
+    "A word longer than a row: " + "x" * 300 + " and after it more words " * 8,
+])
+def test_a_long_paragraph_goes_to_scrollback_row_by_row(text: str) -> None:
+    # Each row is printed once the row after it has begun for good, so the live region
+    # stays a row or two however long the paragraph is (it was the whole paragraph for
+    # text without spaces), and what is left equals one render.
+    from tests.render.screen import render_once, replay
+
+    console = Console(file=io.StringIO(), width=40, height=24, force_terminal=True,
+                      color_system="256")
+    stream = MarkdownStream(console, clock=iter(range(10**6)).__next__)
+    tallest = 0
+    for i in range(0, len(text), 5):
+        stream.feed(text[i:i + 5])
+        tallest = max(tallest, stream.terminal.height)
+    stream.finish()
+    stream.terminal.clear()
+    assert tallest <= 2
+    assert replay(console.file.getvalue(), 40) == replay(render_once(text, 40), 40)  # type: ignore[attr-defined]
+
+
 def test_live_redraws_are_rate_limited_and_only_on_change() -> None:
     now = [0.0]
 

@@ -13,7 +13,7 @@ from rich.console import Console
 from swebash.config import load
 from swebash.render.stream import MarkdownStream
 from swebash.render.terminal import LiveTerminal
-from swebash.render.theme import hyperlinks_supported, make_console, reflows, settings_for
+from swebash.render.theme import hyperlinks_supported, make_console, settings_for
 from tests.render.scenarios import CODE_HEAVY
 from tests.render.screen import copied, replay, replay_screen, row_texts, terminal_console
 
@@ -121,14 +121,6 @@ def test_osc8_is_admitted_only_for_known_terminals(env: dict[str, str], expected
     assert hyperlinks_supported(env) is expected
 
 
-def test_reflow_is_admitted_only_for_known_terminals() -> None:
-    assert reflows({"TMUX": "x", "TERM": "tmux-256color"})
-    assert reflows({"TERM": "xterm-256color", "VTE_VERSION": "7200"})
-    assert not reflows({"TERM": "xterm-256color"})
-    assert not reflows({"TERM": "screen", "STY": "1.pts"})
-    assert not reflows({"TERM": "linux"})
-
-
 def test_settings_come_from_the_configuration(tmp_path: Path) -> None:
     env = {"HOME": str(tmp_path), "TERM": "xterm-kitty"}
     assert settings_for(load(env)).hyperlinks
@@ -151,3 +143,23 @@ def test_no_padding_under_term_dumb() -> None:
     assert "\x1b" not in output
     assert not any(line.endswith(" ") for line in output.splitlines())
     assert "A short line.\n" in output
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+def test_inline_code_carries_no_background(no_color: bool) -> None:
+    # Like code blocks: a colour of its own (bold under NO_COLOR), never a background fill.
+    console = make_console(io.StringIO(), force_terminal=True, no_color=no_color, width=60)
+    output = stream("Run `ls /nope` and `git status` now.\n", console)
+    assert backgrounds(output) == []
+    assert "ls /nope" in "\n".join(replay(output, 60))
+    shown = re.search(r"\x1b\[([0-9;]*)m(?=ls /nope)", output)
+    assert shown is not None and "1" in shown.group(1).split(";")  # bold marks it
+
+
+def test_a_table_has_no_blank_edges() -> None:
+    # rich drew a blank row above and below a table and a blank column to its left: a table
+    # sat between two blank rows each side, and each of its rows copied with a leading space.
+    console = terminal_console(60)
+    rows = replay(stream("Before.\n\n| a | b |\n|---|---|\n| 1 | `x` |\n\nAfter.\n", console),
+                  60)
+    assert rows == ["Before.", "", "a  b", "────", "1  x", "", "After."]

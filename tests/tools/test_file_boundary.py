@@ -207,3 +207,16 @@ def test_a_key_is_known_by_its_shape_not_by_a_mention(tmp_path: Path) -> None:
     result, _ = call(SearchTextTool(), {"pattern": "needle"}, ctx_in(tmp_path))
     assert matched_files(result) == {"parser.py"}
     assert "gcp.json" in result["skipped"] and "id.pem.txt" in result["skipped"]
+
+
+def test_one_of_a_kind_is_said_in_the_singular(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    put(tmp_path / "a.txt", "needle\n")
+    put(tmp_path / "big.txt", "needle " * 40 + "\n")
+    put(tmp_path / "id.pem", PEM)
+    monkeypatch.setattr(search, "WALK_LIMITS", WalkLimits(file_bytes=100))
+    result, _ = call(SearchTextTool(), {"pattern": "needle"}, ctx_in(tmp_path))
+    assert result["skipped"] == "skipped 1 secret file: id.pem"
+    assert result["not_searched"] == "1 file over 100 bytes"
+    listed, _ = call(ListFilesTool(), {}, ctx_in(tmp_path))
+    assert listed["skipped"] == "skipped 1 secret entry: id.pem"

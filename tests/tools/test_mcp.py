@@ -330,3 +330,27 @@ def test_a_server_that_exits_while_starting_fails_in_one_line(tmp_path: Path) ->
     assert manager.servers["dies"].error == (
         "exited or closed the connection while starting (its stderr: "
         f"{tmp_path / 'logs' / 'mcp-dies.log'})")
+
+
+def test_people_see_a_tool_under_its_servers_name() -> None:
+    # a.b and a_b are two tools: the model calls a.b as mcp__big__a_b_<hash>; people read
+    # "big · a.b" — in the loader's row too, and ai mcp lists both names.
+    manager = McpManager([McpServerConfig(
+        name="big", command=sys.executable, cwd=ROOT,
+        args=("-m", "tests.fakes.mcp_stdlib_server", "--collide"))])
+
+    async def main() -> None:
+        await manager.ensure_started()
+        mapped = next(t.name for t in manager.tools()
+                      if isinstance(t, McpTool) and t.remote.name == "a.b")
+        assert mapped.startswith("mcp__big__a_b_")
+        loader = manager._loader
+        label = loader.describe_call({"names": [mapped, "mcp__big__shout", "nope"]})
+        assert label == "load MCP tool schemas: big · a.b, big · shout, nope"
+        out = await loader.execute({"names": [mapped]}, ctx())
+        assert out.summary == "1 schema loaded"
+        call = tool(manager, mapped)
+        assert call.describe_call({}) == "MCP big · a.b {}"
+        await manager.aclose()
+
+    asyncio.run(main())
