@@ -68,7 +68,9 @@ class EditorLoader(threading.Thread):
             if self.terminal:
                 from swebash.interactive.editor_io import ReplayInput, editor_output
 
-                self.input, output = ReplayInput(), editor_output()
+                self.input = ReplayInput()
+                # (TERM=dumb: the Repl draws with plain characters on its own output, dumb.py)
+                output = None if self.config.dumb_term else editor_output()
             self.repl = Repl(self.config, self.session, self.runtime_factory, input=self.input,
                              output=output)
         except BaseException as exc:  # re-raised in the main thread

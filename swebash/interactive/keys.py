@@ -8,7 +8,8 @@
 * vi mode: ``/`` and ``?`` search the history and put the match in the line, cursor at its
   start, still in command mode (Enter then runs it); ``.`` repeats the last change, with the
   text it inserted.
-* set-mark (C-@, M-SPC) and exchange-point-and-mark (C-x C-x), which fzf's Alt-C macro uses.
+* set-mark (C-@, M-SPC) and exchange-point-and-mark (C-x C-x), which fzf's Alt-C macro uses;
+  a yank-pop (M-y) with no yank before it ends the macro that ran it, as in readline.
 * history-search-backward/-forward (prefix) and history-substring-search-*: bindable readline
   functions prompt-toolkit lacks.
 * ``stty -echo`` typed at the prompt: the editor shows nothing of what is typed until
@@ -24,7 +25,6 @@ they began with a change command and changed the text. ``.`` feeds them again.
 from __future__ import annotations
 
 import asyncio
-import termios
 from collections.abc import Callable
 from typing import Any
 
@@ -40,6 +40,7 @@ from prompt_toolkit.filters import (
     vi_search_direction_reversed,
 )
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding.bindings.named_commands import get_by_name
 from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.key_binding.vi_state import InputMode
 from prompt_toolkit.layout.processors import Processor, Transformation, TransformationInput
@@ -58,18 +59,29 @@ def fed_by_macro(event: KeyPressEvent) -> bool:
     return any(isinstance(key, MacroKey) for key in event.key_sequence)
 
 
+def abort_macro(event: KeyPressEvent) -> None:
+    """A readline function that fails inside a macro (``yank-pop`` with no yank before it,
+    ``abort``) ends the macro: the rest of its keys are dropped, as readline's
+    _rl_abort_internal does (fzf's Alt-C relies on it when C-y is rebound)."""
+    queue = event.app.key_processor.input_queue
+    while queue and isinstance(queue[0], MacroKey):
+        queue.popleft()
+
+
+def yank_pop(event: KeyPressEvent) -> None:
+    """readline's yank-pop: only right after a yank; otherwise a macro running it ends."""
+    if event.current_buffer.document_before_paste is None:
+        if fed_by_macro(event):
+            abort_macro(event)
+        return
+    get_by_name("yank-pop").call(event)
+
+
 class HiddenInput(Processor):
     """Nothing of the line is shown (the terminal's echo is off)."""
 
     def apply_transformation(self, ti: TransformationInput) -> Transformation:
         return Transformation([], source_to_display=lambda i: 0, display_to_source=lambda i: 0)
-
-
-def echo_is_on(fd: int) -> bool:
-    try:
-        return bool(termios.tcgetattr(fd)[3] & termios.ECHO)
-    except (termios.error, OSError):
-        return True
 
 
 def history_search(buffer: Buffer, backward: bool, substring: bool = False) -> bool:
@@ -156,8 +168,8 @@ class PromptKeys:
 
         return [ConditionalProcessor(HiddenInput(), Condition(lambda: not self.echo))]
 
-    def before_prompt(self, pty_fd: int) -> None:
-        self.echo = echo_is_on(pty_fd)
+    def before_prompt(self, echo: bool) -> None:
+        self.echo = echo
         self.mark.position = 0
         self.vi_search = False
 
@@ -225,6 +237,8 @@ class PromptKeys:
         @kb.add("c-x", "c-x", filter=emacs_mode & editing)
         def _(event: KeyPressEvent) -> None:
             self.exchange_point_and_mark(event)
+
+        kb.add("escape", "y", filter=emacs_mode & editing)(yank_pop)
 
         # vi: / and ? put the match in the line (bash's non-incremental vi search)
         @kb.add("/", filter=vi_navigation_mode & vi_search_direction_reversed)

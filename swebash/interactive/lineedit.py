@@ -26,7 +26,7 @@ from prompt_toolkit.key_binding.vi_state import InputMode
 from prompt_toolkit.layout.processors import Processor
 
 from swebash.interactive.bindings import Handler, ReadlineBindings
-from swebash.interactive.keys import Accept, PromptKeys, history_search
+from swebash.interactive.keys import Accept, PromptKeys, abort_macro, history_search, yank_pop
 from swebash.interactive.tabcomplete import TabCompletion
 from swebash.interactive.widgets import EditorMark, Widgets
 from swebash.shell.session import ShellSession
@@ -72,7 +72,8 @@ class LineEditing:
             "emacs-editing-mode": lambda event: set_mode("emacs"),
             "tab-insert": lambda event: event.current_buffer.insert_text("\t"),
             "magic-space": lambda event: event.current_buffer.insert_text(" "),
-            "abort": lambda event: None,
+            "abort": abort_macro,
+            "yank-pop": yank_pop,
         }
 
     def _macro_key(self, event: KeyPressEvent, char: str) -> Handler | None:
@@ -117,7 +118,7 @@ class LineEditing:
 
     def before_prompt(self) -> None:
         self.readline.refresh()
-        self.keys.before_prompt(self.session.slave)
+        self.keys.before_prompt(self.session.terminal_echo())
         if self.prompt_session is not None:
             # the history is in the editor before the first key is read (↑, a prefix search
             # typed at once would otherwise find nothing)

@@ -234,6 +234,22 @@ __sb_default_files() {
   done < "$__sb_dir/cgen"
   fname=1
 }
+# FIGNORE's suffixes take names out of a file-name completion, as readline's does (all of them
+# too with shopt force_fignore, bash's default)
+__sb_fignore() {
+  builtin local -a sfx kept
+  builtin local m s
+  sfx=() kept=()
+  IFS=: builtin read -r -a sfx <<< "$FIGNORE"
+  for m in "${matches[@]}"; do
+    for s in "${sfx[@]}"; do
+      [[ -n $s && ${#m} -gt ${#s} && $m == *"$s" ]] && builtin continue 2
+    done
+    kept+=("$m")
+  done
+  (( ${#kept[@]} )) || builtin shopt -q force_fignore || builtin return 0
+  matches=("${kept[@]}")
+}
 # after an interrupted completion (Ctrl-C): compopt is the builtin again
 __sb_complete_reset() {
   [[ -n ${__sb_copts+set} ]] && builtin unset -f compopt
@@ -283,6 +299,7 @@ __sb_complete() {
   fi
   [[ $__sb_copts == *" filenames "* ]] && fname=1
   (( fname )) && [[ $__sb_copts != *" filenames "* ]] && __sb_copts+="filenames "
+  (( fname )) && [[ -n ${FIGNORE-} ]] && __sb_fignore
   # readline sorts in the locale's order (strcoll); in the C locale that is the bytes' order,
   # which swebash does without a sort process ("bytes")
   p=${LC_ALL:-${LC_COLLATE:-${LANG-}}}

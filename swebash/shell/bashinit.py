@@ -44,6 +44,7 @@ __sb_nonce=@NONCE@
 __sb_dir=@DIR@
 __sb_status=0 __sb_last= __sb_xtrace=0 __sb_verbose=0 __sb_kept=0 __sb_seq=0
 __sb_quiet=0 __sb_cmd= __sb_line= __sb_added=-1 __sb_bc_loaded= __sb_posted=0 __sb_mode=
+__sb_u=0
 __sb_prevhist= __sb_ready= __sb_userhist=1 __sb_fc=0 __sb_np=1 __sb_pl=
 __sb_pcmode= __sb_pckind= __sb_pcstash= __sb_pst= __sb_pss=
 __sb_hfile= __sb_hfile_set= __sb_hfile_at= __sb_hfs= __sb_hfs_user=
@@ -67,6 +68,11 @@ exec 63>&1
 # Function bodies use only `builtin …`, keywords and our own names, never a function or alias
 # the user could define; they are parsed again after the rc file (which may have unset them).
 FUNCS = r"""
+# The user's `set -u` holds for their commands and PROMPT_COMMAND, not inside swebash's functions
+# (which expand unset names such as an empty PROMPT_COMMAND array): each entry point from bash
+# turns it off, and the last one before the user's code turns it back on
+__sb_uoff() { if [[ $- == *u* ]]; then __sb_u=1; builtin set +u; else __sb_u=0; fi; }
+__sb_uon() { (( __sb_u )) && builtin set -u; builtin return 0; }
 __sb_emit() {
   builtin local LC_ALL=C
   builtin printf '\033]6973;%s;%s;%s;%s;%s\007' "$__sb_nonce" "$__sb_seq" "$__sb_status" \
@@ -85,6 +91,7 @@ __sb_handover() {
 # takes as "interrupted"). Its first statement takes $? and PIPESTATUS as bash gave them.
 __sb_prompt() {
   __sb_pst=("${PIPESTATUS[@]}") __sb_pss=$?
+  __sb_uoff
   builtin local FUNCNEST=0
   __sb_disarm
   if [[ $__sb_posted != 1 ]]; then
@@ -99,6 +106,7 @@ __sb_prompt() {
   fi
   __sb_quiet=0
   __sb_readymark
+  __sb_uon
   builtin return 0
 }
 # PS1 becomes the ready marker, which bash prints after its job notices. Its field says when
@@ -156,6 +164,7 @@ __sb_histok() {
 # it (Ctrl-C at its prompt: 130, as in bash; - for none), $4 `nohist`: not for history (the
 # exit of a Ctrl-D)
 __sb_pre() {
+  __sb_uoff
   __sb_seq=$1 __sb_posted=0 __sb_kept=0 __sb_cmd= __sb_added=-1 __sb_mode=${2:-emacs}
   [[ -n ${3-} && $3 != - ]] && __sb_status=$3 __sb_ps=("$3")
   # the command sees the user's prompt (venv activate)
@@ -191,6 +200,7 @@ __sb_pre() {
   # bash reads the rest of the line with readline as its input: `set -o vi` in an eval or a
   # sourced file is then harmless (bashstate.py)
   builtin set -o "$__sb_mode" 2>/dev/null
+  __sb_uon
   builtin return 0
 }
 __sb_restore() {
@@ -207,6 +217,7 @@ __sb_restore() {
 }
 __sb_keep() {
   __sb_ps=("${PIPESTATUS[@]}") __sb_status=$? __sb_last=$1 __sb_kept=1
+  __sb_uoff
   if [[ $- == *x* ]]; then __sb_xtrace=1; builtin set +x; else __sb_xtrace=0; fi
   if [[ $- == *v* ]]; then __sb_verbose=1; builtin set +v; else __sb_verbose=0; fi
   # bash never records the lines it reads (swebash's control lines): history is off but for fc
@@ -223,7 +234,7 @@ __sb_keep() {
 # the line, which the rest of swebash's control line gives back (bashstate.PIPESTATUS_TAIL)
 __sb_post() {
   builtin local "s=$?"
-  [[ $__sb_kept == 1 ]] || __sb_status=$s __sb_ps=("$s")
+  [[ $__sb_kept == 1 ]] || { __sb_uoff; __sb_status=$s __sb_ps=("$s"); }
   __sb_seq=$1 __sb_posted=1
   builtin enable builtin eval read printf local history set shopt unset declare return \
     trap kill jobs exit compgen mapfile 2>/dev/null
@@ -238,6 +249,7 @@ __sb_post() {
     __sb_handover
     __sb_readymark now
   fi
+  __sb_uon
   builtin return 0
 }
 # A helper's output goes to the fifo; the user's PROMPT_COMMAND does not run after it.
@@ -257,12 +269,15 @@ __sb_hidden() {
 }
 # An empty line: bash runs PROMPT_COMMAND again and the prompt is drawn anew
 __sb_refresh() {
+  __sb_uoff
   __sb_quiet=2
   __sb_disarm
-  __sb_arm a || builtin return 0
-  [[ ${PS1@a}${PS2@a} == *r* ]] || PS1=$__sb_ps1 PS2=$__sb_ps2
-  __sb_live=1 __sb_np=1
-  __sb_user_pc && __sb_psok && __sb_np=${#__sb_ps[@]}
+  if __sb_arm a; then
+    [[ ${PS1@a}${PS2@a} == *r* ]] || PS1=$__sb_ps1 PS2=$__sb_ps2
+    __sb_live=1 __sb_np=1
+    __sb_user_pc && __sb_psok && __sb_np=${#__sb_ps[@]}
+  fi
+  __sb_uon
   builtin return 0
 }
 __sb_env() { command env -0; }
@@ -301,8 +316,10 @@ trap() {
   done
   (( ${#rest[@]} == 0 )) || builtin trap -- "$a" "${rest[@]}"
 }
+# traced: bash puts back a DEBUG trap that an untraced function removed (`trap - DEBUG`)
+builtin declare -ft trap 2>/dev/null || :
 __sb_trap() {
-  [[ $BASH_COMMAND == *__sb_* || ${FUNCNAME[1]-} == __sb_* ]] && builtin return 0
+  [[ $BASH_COMMAND == *__sb_* || ${FUNCNAME[1]-} == @(__sb_*|trap) ]] && builtin return 0
   builtin eval "${__sb_traps[$1]-}"
 }
 # DEBUG/ERR/RETURN are not inherited by functions, so `trap -p` here would not show them:
@@ -325,6 +342,7 @@ __sb_trap_print() {
 
 AFTER_RC = r"""
 { [[ $- == *x* ]] && { __sb_xtrace=1; builtin set +x; }; } 2>/dev/null
+if [[ $- == *u* ]]; then __sb_u=1; builtin set +u; else __sb_u=0; fi  # (on again at the end)
 builtin trap - DEBUG  # a user's DEBUG trap must not see the rest of this file
 [[ $- == *v* ]] && { __sb_verbose=1; builtin set +v; }
 builtin enable builtin eval read printf local history set shopt unset declare return \
@@ -358,6 +376,7 @@ if ! __sb_rearm; then
   __sb_emit
   __sb_readymark now
 fi
+__sb_uon
 """
 
 # Before the startup files: a Ctrl-C that cuts them short skips the rest of this file, and the
@@ -386,7 +405,7 @@ fi
 
 # swebash's state variables carry the session's nonce in their names, so nothing a user's rc
 # file does to a guessable name (`readonly __sb_seq`, `unset __sb_cmd`) reaches them
-STATE_VARS = ("cmd", "seq", "dir", "status", "traps", "ready", "ps1", "ps2", "ps0", "nonce",
+STATE_VARS = ("cmd", "seq", "dir", "status", "traps", "ready", "ps1", "ps2", "ps0", "nonce", "u",
               "userhist", "fc", "xtrace", "verbose", "quiet", "prevhist", "live", "kept",
               "aliases", "added", "line", "last", "bc_loaded", "pce", "hi", "hi_set",
               *bashstate.STATE_VARS)
@@ -408,6 +427,20 @@ def render(nonce: str, private_dir: str, startup: str, finish: str = "") -> str:
     # the startup files may have unset or broken our functions: define them again, aliases off
     parts += [AFTER_RC, FUNCS, bashstate.STATE_FUNCS, COMPLETE, AFTER_FUNCS, finish]
     return STATE_NAME.sub(lambda m: var(m.group(1), nonce), "".join(parts))
+
+
+# `set +o vi` while bash's readline is in vi mode (emacs alike) switches bash's input to a stream
+# on stdin, unguarded: inside swebash's `eval` of the line, the eval then reads on from the
+# terminal and never ends. A line that says so runs in the other mode, where it does nothing,
+# and swebash's editor takes that mode (as it takes a `set +o vi` typed alone).
+MODE_OFF = re.compile(r"\bset\s+(?:-\S+\s+)*\+o\s+(vi|emacs)\b")
+
+
+def run_mode(line: str, mode: str) -> str:
+    """The editing mode bash runs ``line`` in: the other one if the line turns ``mode`` off."""
+    if any(found.group(1) == mode for found in MODE_OFF.finditer(line)):
+        return "emacs" if mode == "vi" else "vi"
+    return mode
 
 
 def command_line(seq: int, nonce: str, mode: str, status: int | None, *,

@@ -73,6 +73,14 @@ __sb_arm() {
   __sb_pcmode=$1
 }
 __sb_disarm() {
+  # made readonly while the hook was in it (`readonly PROMPT_COMMAND=…` in an rc file or a
+  # command): nothing can change it; the hook stays in it and runs, in the user's order
+  if [[ ${PROMPT_COMMAND@a} == *r* ]]; then
+    __sb_pcmode= __sb_pcstash=
+    [[ ${PROMPT_COMMAND@a} == *a* && " ${PROMPT_COMMAND[*]} " == *" __sb_prompt "* ]] &&
+      __sb_pcmode=a
+    builtin return 0
+  fi
   if [[ $__sb_pcmode == s ]]; then
     builtin unset PROMPT_COMMAND
     [[ -z $__sb_pcstash ]] || builtin eval "${__sb_pcstash/#declare /declare -g }"
@@ -107,6 +115,11 @@ __sb_disarm() {
 # Before bash runs PROMPT_COMMAND: the hook its last entry again (a command may have replaced
 # the variable or appended after the hook); false when it cannot be there
 __sb_rearm() {
+  if [[ ${PROMPT_COMMAND@a} == *r* ]]; then
+    __sb_disarm
+    [[ $__sb_pcmode == a ]]
+    builtin return
+  fi
   if [[ $__sb_pcmode == a ]]; then
     builtin local -a i
     i=("${!PROMPT_COMMAND[@]}")

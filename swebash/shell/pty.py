@@ -42,6 +42,13 @@ def copy_winsize(src: int, dst: int) -> None:
         set_winsize(dst, *get_winsize(src))
 
 
+def echo_is_on(fd: int) -> bool:
+    try:
+        return bool(termios.tcgetattr(fd)[3] & termios.ECHO)
+    except (termios.error, OSError):
+        return True
+
+
 @contextlib.contextmanager
 def raw_terminal(fd: int) -> Iterator[None]:
     """Raw mode on ``fd`` if it is a tty; the previous settings come back in any case."""

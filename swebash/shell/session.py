@@ -58,6 +58,7 @@ from swebash.shell.markers import (
 )
 from swebash.shell.pty import (
     copy_winsize,
+    echo_is_on,
     forward_winch,
     get_winsize,
     raw_terminal,
@@ -128,6 +129,8 @@ class ShellSession(HelperCalls):
         self.histsize_at_add = ""  # HISTSIZE when bash added it (histsync.py)
         self.replaced: str | None = None  # what `exec` replaced the session's bash with
         self._readline_next = False
+        self._echo = True
+        self._mode_said = False  # bash said the editing mode changed during the line
         self._cmdline = b""
         self._exec_checked = 0.0
         self._shown_later = bytearray()  # output that arrived during a hidden helper
@@ -296,7 +299,9 @@ class ShellSession(HelperCalls):
             self._seq += 1
             seq = self._seq
             self._write_private("cmd", line.encode("utf-8", "surrogateescape"))
-            wire = bashinit.command_line(seq, self.nonce, self.editing_mode, self._next_status,
+            mode = bashinit.run_mode(line, self.editing_mode)
+            self._mode_said = False
+            wire = bashinit.command_line(seq, self.nonce, mode, self._next_status,
                                          history=history)
             self._next_status = None
             tail = OutputTail()
@@ -322,6 +327,8 @@ class ShellSession(HelperCalls):
                 self.history_persists = wait.persist
                 self.histsize_at_add = wait.histsize
             assert status is not None
+            if mode != self.editing_mode and not self._mode_said and self.on_editing_mode:
+                self.on_editing_mode(mode)  # the line's `set +o vi` (bashinit.run_mode)
             if self._keys_due:  # the command ended before they were due: the next prompt's
                 self._typeahead += b"".join(keys for _, keys in self._keys_due)
                 self._keys_due = []
@@ -459,6 +466,7 @@ class ShellSession(HelperCalls):
                         wait.sink(rest)
             return False
         if marker.editing_mode:
+            self._mode_said = True
             if self.on_editing_mode is not None:
                 self.on_editing_mode(marker.cwd)
             return False
@@ -487,6 +495,14 @@ class ShellSession(HelperCalls):
         self._typeahead += take_pending_input(self.slave)
         with contextlib.suppress(OSError):
             os.write(self.ack_fd, f"{seq}\n".encode())
+
+    def terminal_echo(self) -> bool:
+        """Is the terminal's echo on for the next prompt (off after ``stty -echo``)? While
+        bash's readline holds the pty (a line Ctrl-C cut short leaves it reading the next one)
+        the pty's echo is readline's own, always off: the user's setting seen last stands."""
+        if not self._readline_next:
+            self._echo = echo_is_on(self.slave)
+        return self._echo
 
     def take_typeahead(self) -> str:
         """Text typed during the last commands that they did not read, for the next prompt

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shutil
 import termios
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -102,6 +103,8 @@ def both(ours: Term, theirs: Term, *steps: str | tuple[str, str]) -> None:
 def test_tab_completes_and_lists_like_bash(pair: Pair, work: Path) -> None:
     (work / "my dir").mkdir()
     (work / "mine.txt").write_text("")
+    for name in ("prog.c", "prog.o"):
+        (work / name).write_text("")
     ours, theirs = pair()
     both(ours, theirs,
          "complete -W 'apple apricot banana' fruit\r",
@@ -113,6 +116,7 @@ def test_tab_completes_and_lists_like_bash(pair: Pair, work: Path) -> None:
          ("fl m\tX", "$ fl my\\ dir/X"), CLEAR,
          ("ls \"my d\tX", '$ ls "my dir"/X'), CLEAR,
          ("echo $HOM\tX", "$ echo $HOME/X"), CLEAR,
+         "FIGNORE=.o\r", ("cat prog\tX", "$ cat prog.c X"), CLEAR,
          "cd my\t\r", "pwd\r")
     ours.wait_text("/work/my dir")
     assert after_prompts(ours)[1:] == after_prompts(theirs)[1:]
@@ -162,13 +166,24 @@ def test_keys_like_bash(pair: Pair) -> None:
         term.wait_text("got-int")
         term.run("echo status=$?")
         term.wait_text("status=130")
+    # a line typed after Ctrl-C stopped a command shows (the pty's echo was readline's then)
+    for term in (ours, theirs):
+        term.run("trap - INT")
+        term.send("sleep 30\r")
+        term.wait_for(lambda t: not t.at_prompt(), what="sleep")
+        time.sleep(0.3)
+        term.send("\x03")
+        term.wait_prompt()
+        term.send("echo typed-after")
+        term.wait_for(lambda t: "$ echo typed-after" in t.cursor_line(), what="the typed line")
 
 
 def test_bind_x_widgets_and_fzf(env: dict[str, str], work: Path) -> None:
     (work / "deep").mkdir()
     (work / "deep" / "needle-file.txt").write_text("")
     (work / "other.txt").write_text("")
-    rc = ('bind -x \'"\\C-y": READLINE_LINE="[${READLINE_LINE:0:$READLINE_POINT}|'
+    # (not on C-y: fzf's Alt-C macro yanks with it)
+    rc = ('bind -x \'"\\C-xy": READLINE_LINE="[${READLINE_LINE:0:$READLINE_POINT}|'
           '${READLINE_LINE:$READLINE_POINT}]"; READLINE_POINT=1\'\n')
     have_fzf = shutil.which("fzf") is not None and FZF_BINDINGS.exists()
     if have_fzf:
@@ -178,7 +193,7 @@ def test_bind_x_widgets_and_fzf(env: dict[str, str], work: Path) -> None:
     try:
         # a widget from the rc file: READLINE_LINE/POINT in and out
         term.wait_prompt()
-        term.send("abc\x1b[D\x19X")
+        term.send("abc\x1b[D\x18yX")
         term.wait_for(lambda t: "[Xab|c]" in t.cursor_line(), what="the widget's line")
         term.send("\x05\x15")
         # one bound at the prompt works from the next prompt on
@@ -206,10 +221,15 @@ def test_bind_x_widgets_and_fzf(env: dict[str, str], work: Path) -> None:
         term.send("\r")
         term.wait_for(lambda t: t.cursor_line().rstrip().endswith("echo history-needle-one"),
                       what="Ctrl-R")
-        term.send("\x05\x15\x1bc")  # Alt-C: fzf's cd (a macro with shell-expand-line)
+        # Alt-C: fzf's cd, a macro with shell-expand-line and an Enter; the keys after its
+        # Enter give the next prompt the line that was being typed, cursor included (bash:
+        # "$ echo keep ab", cursor before "ab")
+        term.send("\x05\x15echo keep ab\x1b[D\x1b[D\x1bc")
         term.wait_for(lambda t: fzf_counter(t, "1/1"), what="fzf's directories")
         term.send("deep\r")
-        term.wait_prompt()
+        term.wait_for(lambda t: t.cursor_line().rstrip() == "$ echo keep ab"
+                      and t.screen.cursor.x == len("$ echo keep "), what="the line back")
+        term.send("\x05\x15")
         term.run("pwd")
         term.wait_text(str(work / "deep"))
     finally:

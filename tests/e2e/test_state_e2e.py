@@ -55,6 +55,11 @@ def test_prompt_command_as_the_user_set_it(pair: Pair) -> None:
     assert after_prompts(ours)[-16:] == after_prompts(theirs)[-16:]
     assert "[echo B;echo A]" in ours.text() and "[unset]" in ours.text()
     assert "__sb" not in ours.text()
+    # readonly (an audit hook in /etc/profile does it): it runs before every prompt, as in bash
+    run_both(ours, theirs, "readonly PROMPT_COMMAND='echo ro-pc'", "echo one", "false",
+             "echo $?")
+    assert after_prompts(ours)[-8:] == after_prompts(theirs)[-8:]
+    assert "cannot unset" not in ours.text()
 
 
 @pytest.mark.parametrize("hooks", ["bash-preexec", "self-written"])
@@ -84,6 +89,24 @@ def test_preexec_hooks_install_once_and_fire_once_per_command(pair: Pair, tmp_pa
     assert text.count("precmd") == (4 if hooks == "bash-preexec" else 3)
     if hooks == "self-written":
         assert "pre[true] 1" in text  # installed once
+
+
+def test_set_u_in_the_rc_file_and_set_x_after_a_debug_trap_as_bash(pair: Pair) -> None:
+    # the user's options hold for their commands and PROMPT_COMMAND, never for swebash's hook
+    ours, theirs = pair("set -u")
+    run_both(ours, theirs, "echo ok", "echo $NOPE_UNSET; echo after", "false | true",
+             'echo "ps:${PIPESTATUS[*]}"', "PROMPT_COMMAND='echo \"pc:$NOPE_PC\"'", "true",
+             "set +u", "echo done")
+    assert after_prompts(ours)[-13:] == after_prompts(theirs)[-13:]
+    assert "ps:1 0" in ours.text() and "done" in ours.text()
+    assert ours.text().count("NOPE_PC: unbound variable") == 2
+    # `trap - DEBUG` removes it (bash puts back what an untraced function removed), so set -x
+    # then traces the command alone (with one more +: the line runs in an eval, README)
+    run_both(ours, theirs, "unset PROMPT_COMMAND", "trap 'echo dbg' DEBUG", "trap - DEBUG",
+             "set -x; echo hi; set +x")
+    assert [line.replace("++ ", "+ ") for line in after_prompts(ours)[-7:]] == \
+        after_prompts(theirs)[-7:]
+    assert "+ echo hi" in ours.text() and "__sb" not in ours.text()
 
 
 def test_ignoreeof_as_bash(pair: Pair) -> None:
@@ -135,6 +158,12 @@ def test_set_o_vi_in_compound_lines_functions_and_sourced_files(spawn: Spawn,
     text = term.text()
     rows = [row.split() for row in text[text.rindex("sourced"):].splitlines()]
     assert ["vi", "on"] in rows and ["emacs", "off"] in rows
+    # `set +o vi` in a compound line: emacs, as when typed alone (it once left the line unended)
+    term.run("true; set +o vi; echo turned-off")
+    term.run("set -o")
+    text = term.text()
+    rows = [row.split() for row in text[text.rindex("turned-off"):].splitlines()]
+    assert ["emacs", "on"] in rows and ["vi", "off"] in rows
     assert term.child.isalive()
 
 

@@ -11,12 +11,13 @@ from prompt_toolkit.enums import EditingMode
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.input.base import PipeInput
+from prompt_toolkit.key_binding import KeyPressEvent
 from prompt_toolkit.output import DummyOutput
 
 from swebash.interactive.dumb import edit
-from swebash.interactive.keys import PromptKeys
+from swebash.interactive.keys import MacroKey, PromptKeys
 from swebash.interactive.tabcomplete import format_matches
-from swebash.interactive.widgets import EditorMark, parse_answer
+from swebash.interactive.widgets import EditorMark, parse_answer, to_keys
 
 
 def test_matches_are_listed_in_readlines_columns() -> None:
@@ -75,16 +76,24 @@ def pipe() -> Iterator[PipeInput]:
         yield inp
 
 
-def prompt(pipe: PipeInput, keys: str, vi: bool = False, history: list[str] | None = None
-           ) -> str:
+def prompt(pipe: PipeInput, keys: str, vi: bool = False, history: list[str] | None = None,
+           macro: str = "") -> str:
+    """The line accepted after ``keys``; ``macro``: what Ctrl-T feeds, as a readline macro."""
     bindings = PromptKeys(lambda event: event.current_buffer.validate_and_handle(),
                           EditorMark())
+    kb = bindings.bindings(lambda event, char: None)
+
+    @kb.add("c-t")
+    def _(event: KeyPressEvent) -> None:
+        event.app.key_processor.feed_multiple(
+            [MacroKey(k.key, k.data) for k in to_keys(macro)], first=True)
+
     stored = InMemoryHistory()
     for line in history or []:
         stored.append_string(line)
     session: PromptSession[str] = PromptSession(
         input=pipe, output=DummyOutput(), history=stored,
-        key_bindings=bindings.bindings(lambda event, char: None),
+        key_bindings=kb,
         editing_mode=EditingMode.VI if vi else EditingMode.EMACS)
     bindings.vi_repeat.attach(session.app)
     pipe.send_text(keys)
@@ -104,6 +113,16 @@ def test_vi_dot_repeats_the_last_change(pipe: PipeInput, keys: str, line: str) -
 
 def test_ctrl_z_does_nothing_at_the_prompt(pipe: PipeInput) -> None:
     assert prompt(pipe, "ab\x1acd\r") == "abcd"
+
+
+@pytest.mark.parametrize(("keys", "macro", "line"), [
+    ("a\x14b\r", "xy\x1byZ", "axyb"),  # M-y with no yank before it: the macro ends there
+    ("foo\x01\x0b\x14\r", "\x19\x1by!", "foo!"),  # after a yank it rotates, the macro goes on
+    ("\x14\r", "ab\x1b\x20\x01\x18\x18c", "abc"),  # set-mark, C-a, exchange-point-and-mark
+])
+def test_a_macro_ends_where_readline_aborts_it(pipe: PipeInput, keys: str, macro: str,
+                                               line: str) -> None:
+    assert prompt(pipe, keys, macro=macro) == line
 
 
 def test_vi_slash_search_puts_the_match_in_the_line(pipe: PipeInput) -> None:
