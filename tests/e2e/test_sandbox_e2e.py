@@ -152,6 +152,9 @@ def test_a_new_domain_is_asked_in_the_terminal_and_a_saves_it(
                            cwd=str(world.work))
         term.wait_prompt()
         term.send("? fetch it\r")
+        # the gate asks first: a loopback name reaches this machine's own services
+        term.wait_for(lambda t: "DANGEROUS" in t.text(), what="the gate's question")
+        term.send("y")
         term.wait_for(lambda t: "reach ask.localhost?" in t.text(), what="the domain question")
         assert "[y/N/a]" in term.text() and "curl -sSf" in term.text()
         term.send("a")
@@ -207,7 +210,9 @@ def test_allowed_domains_from_config_and_one_line_for_a_refused_one(
     server.script({"tools": [["execute_command", json.dumps({"command": command})]]},
                   {"text": "done"})
     try:
-        result = run_swebash(["--yes", "-c", "? fetch both"], ai_env(server), world.work)
+        # --yes-dangerous: the gate lets a loopback name through, the proxy still judges it
+        result = run_swebash(["--yes-dangerous", "-c", "? fetch both"], ai_env(server),
+                             world.work)
     finally:
         web.close()
     assert result.returncode == 0, result.stderr
