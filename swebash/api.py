@@ -68,6 +68,9 @@ class Verdict:
     # only a person at the terminal may approve it (a file-tool write past the sandbox's write
     # boundary): --yes / --yes-dangerous never do, nor tools.confirm = false or a session rule
     needs_person: bool = False
+    # the real paths outside the working tree this verdict asks to write: a person's y covers
+    # writing exactly these (and below them) when the sandbox then stops the command there
+    writes_outside: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         found: dict[str, object] = {"decision": self.decision, "dangerous": self.dangerous,

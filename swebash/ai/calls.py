@@ -276,17 +276,16 @@ async def offer_rerun(agent: Agent, runnable: list[PreparedCall], ctx: ToolConte
                               "running it again outside the sandbox, and this is that result")
 
 
-WRITE_OUTSIDE_ASKED = "writes outside the working directory"  # the gate's reason (paths.py)
-
-
 def approval_covers(p: PreparedCall, writable: Sequence[str]) -> bool:
-    """One question per action: the user said y to exactly this call when the gate named its
-    write outside the tree, and what the sandbox stopped is only writes outside the tree
-    (``writable``: its roots) — not a protected place inside it, a socket or a domain."""
-    return (p.approved_by == "user" and bool(p.refused_writes)
+    """One question per action: the user said y to exactly this call, and every write the
+    sandbox stopped is outside the tree (``writable``: its roots — not a protected place inside
+    it, a socket or a domain) at a path the gate named when it asked (or below it). A write the
+    gate could not see (a script's, a variable's) was never approved: it is asked again."""
+    approved = p.verdict.writes_outside
+    return (p.approved_by == "user" and bool(p.refused_writes) and bool(approved)
             and all(not any(within(path, root) for root in writable)
-                    for path in p.refused_writes or ())
-            and any(r.startswith(WRITE_OUTSIDE_ASKED) for r in p.verdict.reasons))
+                    and any(within(path, target) for target in approved)
+                    for path in p.refused_writes or ()))
 
 
 def _result_field(content: str | None, name: str) -> object:

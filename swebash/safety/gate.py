@@ -100,13 +100,15 @@ class DefaultGate:
         asked = [r for hits in matched for r in hits if r.decision == "ask"]
         if asked:
             reasons.append(f"your rule asks: {label(asked[0])}")
-            return Verdict("ask", found.dangerous, tuple(reasons))
+            return Verdict("ask", found.dangerous, tuple(reasons),
+                           writes_outside=tuple(found.writes_outside))
         if (decision == "ask" and not found.dangerous and not found.loose and found.commands
                 and all(asks == 0 or any(r.decision == "allow" for r in hits)
                         for asks, hits in zip(found.command_asks, matched, strict=True))):
             used = next(r for hits in matched for r in hits if r.decision == "allow")
             return Verdict("allow", False, (f"allowed by your rule: {label(used)}",))
-        return Verdict(decision, found.dangerous, tuple(reasons))
+        return Verdict(decision, found.dangerous, tuple(reasons),
+                       writes_outside=tuple(found.writes_outside) if decision == "ask" else ())
 
     def check_path(self, path: str, cwd: str, *, write: bool) -> Verdict:
         return self.files.check(path, cwd, write=write)

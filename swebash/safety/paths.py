@@ -243,12 +243,13 @@ def write_verdict(real: str, cwd: str, shown: str) -> Verdict:
     if any(within(real, d) for d in SYSTEM_DIRS if d != "/"):
         reasons.append(f"writes a system location: {shown}")
         dangerous = True
-    if not within(real, os.path.realpath(cwd)):
+    outside = not within(real, os.path.realpath(cwd))
+    if outside:
         reasons.append(f"writes outside the working directory: {shown}")
         dangerous = True
     if not reasons:
         reasons.append(f"writes {shown}")
-    return Verdict("ask", dangerous, tuple(reasons))
+    return Verdict("ask", dangerous, tuple(reasons), writes_outside=(real,) if outside else ())
 
 
 # ---------------------------------------------------------------------------- read places

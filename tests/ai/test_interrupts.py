@@ -193,7 +193,10 @@ def test_an_approved_write_outside_is_not_asked_again(world: World) -> None:
 
 @pytest.mark.parametrize(("approved_by", "writes", "covered"), [
     ("user", ("/elsewhere/out.txt",), True),
+    ("user", ("/elsewhere/dir/deep/file",), True),  # below an approved directory
     ("user", ("/elsewhere/out.txt", "/work/tree/.git/config"), False),  # a protected place too
+    ("user", ("/elsewhere/out.txt", "/home/u/.bashrc"), False),  # a write nobody was asked about
+    ("user", ("/elsewhere/out.txt.bak",), False),  # a sibling with the same prefix
     ("user", None, False),  # a socket, a connection or a domain was stopped as well
     ("session-rule", ("/elsewhere/out.txt",), False),
     ("auto", ("/elsewhere/out.txt",), False),
@@ -206,7 +209,24 @@ def test_what_an_approval_covers(approved_by: str, writes: tuple[str, ...] | Non
     p = PreparedCall(ToolCall("c1", "execute_command", "{}"), approved_by=approved_by,
                   blocked="a write outside the working tree or to a protected path (…)",
                   refused_writes=writes, verdict=Verdict("ask", True, (
-                      "writes outside the working directory: /x/y", "touch: changes files")))
+                      "writes outside the working directory: /elsewhere/out.txt",
+                      "writes outside the working directory: /elsewhere/dir"),
+                      writes_outside=("/elsewhere/out.txt", "/elsewhere/dir")))
     assert approval_covers(p, ("/work/tree",)) is covered
-    p.verdict = Verdict("ask", False, ("touch: changes files",))  # the gate asked about else
+    # the same words without the paths the gate named: nothing was approved to be written
+    p.verdict = Verdict("ask", True, p.verdict.reasons)
     assert approval_covers(p, ("/work/tree",)) is False
+
+
+def test_the_gate_names_the_paths_outside_the_tree_it_asks_about(tmp_path: Path) -> None:
+    from swebash.safety.gate import DefaultGate
+
+    tree, out = tmp_path / "tree", tmp_path / "out"
+    tree.mkdir()
+    out.mkdir()
+    gate = DefaultGate(home=str(tmp_path / "home"))
+    verdict = gate.check_command(f"echo hi > {out}/a.txt && cp x {out}/b.txt", str(tree))
+    assert verdict.decision == "ask"
+    assert set(verdict.writes_outside) == {str(out / "a.txt"), str(out / "b.txt")}
+    # a script's writes are not visible to the gate: nothing outside is named for them
+    assert gate.check_command("sh ./write.sh", str(tree)).writes_outside == ()

@@ -116,6 +116,7 @@ def write_target(f: Findings, path: str, what: str, *, overwrite_is_dangerous: b
             return
         if overwrite_is_dangerous and os.path.isfile(expand(path, cwd, f.home)):
             f.ask(f"{what}: overwrites an existing file ({path[:40]})", dangerous=True)
+        f.writes_outside.extend(verdict.writes_outside)
         if verdict.dangerous:
             for reason in verdict.reasons:
                 f.ask(reason if cwd == f.cwd else f"{reason} (after a cd)", dangerous=True)

@@ -88,6 +88,8 @@ class Findings:
     stdout_to_file: bool = False
     # the argv of the pipeline stage feeding this one (`find … | xargs grep`), when known
     feed: list[str] | None = None
+    # real paths outside the working tree that the command is asked about writing
+    writes_outside: list[str] = field(default_factory=list)
     feed_kind: Callable[[Findings, list[str]], str] = lambda f, argv: "unknown"
     nested: Callable[[str, Findings, int], None] = _never_nested
     judge: Callable[[Findings, list[str], list[bool], int], None] = _never_judge
