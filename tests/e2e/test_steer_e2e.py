@@ -191,6 +191,9 @@ def test_ctrl_c_at_the_network_question_ends_the_turn(
         term = spawn(env={**ai_env, "SWEBASH_AI_TOOLS_CONFIRM": "false"}, cwd=str(tmp_path))
         term.wait_prompt()
         term.send("? fetch it\r")
+        # the gate asks first: a loopback name reaches this machine's own services
+        term.wait_for(lambda t: "DANGEROUS" in t.text(), what="the gate's question")
+        term.send("y")
         term.wait_for(lambda t: "reach ask.localhost?" in t.text(), what="the domain question")
         term.send("\x03")
         term.wait_text("stopped — the turn ends here")
