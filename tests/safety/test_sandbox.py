@@ -24,27 +24,11 @@ from tests.safety.sandbox_fixtures import (
     connect_command,
     listener,
     make_sandbox,
-    make_world,
     processes_with,
     run,
     wait_gone,
 )
 
-BACKENDS = ("bwrap", "landlock")
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> str:
-    name: str = request.param
-    why = available(name)
-    if why is not None:
-        pytest.skip(f"{name} does not work here: {why}")
-    return name
-
-
-@pytest.fixture
-def world(tmp_path: Path) -> World:
-    return make_world(tmp_path)
 
 
 @pytest.fixture

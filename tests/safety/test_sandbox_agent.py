@@ -30,14 +30,8 @@ from tests.safety.sandbox_fixtures import (
     World,
     available,
     make_sandbox,
-    make_world,
     wait_gone,
 )
-
-
-@pytest.fixture
-def world(tmp_path: Path) -> World:
-    return make_world(tmp_path)
 
 
 @pytest.fixture

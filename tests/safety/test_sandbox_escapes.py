@@ -24,25 +24,9 @@ from tests.safety.sandbox_fixtures import (
     World,
     available,
     make_sandbox,
-    make_world,
     run,
     wait_gone,
 )
-
-
-@pytest.fixture(params=("bwrap", "landlock"))
-def backend(request: pytest.FixtureRequest) -> str:
-    name: str = request.param
-    why = available(name)
-    if why is not None:
-        pytest.skip(f"{name} does not work here: {why}")
-    return name
-
-
-@pytest.fixture
-def world(tmp_path: Path) -> World:
-    return make_world(tmp_path)
-
 
 # ---------------------------------------------------------------------------- 1. .git
 

@@ -13,11 +13,9 @@ import json
 import sys
 from pathlib import Path
 
-import pytest
-
 from swebash.config import McpServerConfig
 from swebash.tools.mcp import McpManager
-from tests.safety.sandbox_fixtures import CANARY, World, available, make_sandbox, make_world
+from tests.safety.sandbox_fixtures import CANARY, World, make_sandbox
 
 ROOT = str(Path(__file__).resolve().parents[2])
 PROBE = """
@@ -37,20 +35,6 @@ sys.path.insert(0, sys.argv[3])
 from tests.fakes.mcp_stdlib_server import main
 main([])
 """
-
-
-@pytest.fixture(params=("bwrap", "landlock"))
-def backend(request: pytest.FixtureRequest) -> str:
-    name: str = request.param
-    why = available(name)
-    if why is not None:
-        pytest.skip(f"{name} does not work here: {why}")
-    return name
-
-
-@pytest.fixture
-def world(tmp_path: Path) -> World:
-    return make_world(tmp_path)
 
 
 def start_probe(world: World, backend: str, trust: bool) -> dict[str, str]:

@@ -23,26 +23,10 @@ from tests.safety.sandbox_fixtures import (
     CANARY,
     WebServer,
     World,
-    available,
     make_sandbox,
-    make_world,
     run,
     tiny_wheel,
 )
-
-
-@pytest.fixture(params=("bwrap", "landlock"))
-def backend(request: pytest.FixtureRequest) -> str:
-    name: str = request.param
-    why = available(name)
-    if why is not None:
-        pytest.skip(f"{name} does not work here: {why}")
-    return name
-
-
-@pytest.fixture
-def world(tmp_path: Path) -> World:
-    return make_world(tmp_path)
 
 
 @pytest.fixture
