@@ -30,7 +30,6 @@ from tests.safety.sandbox_fixtures import (
 )
 
 
-
 @pytest.fixture
 def tcp() -> Iterator[Listener]:
     yield from listener()
