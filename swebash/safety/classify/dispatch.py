@@ -121,7 +121,9 @@ def judge(f: Findings, argv: list[str], dynamic: list[bool], depth: int) -> None
         if argv[0] in f.functions:
             f.record(list(argv))
             return  # a function defined in this command: its body was judged
-        peeled = peel(f, name, argv, dynamic, depth)
+        # a wrapper or builtin is found by its name; a program named by a path of one's own
+        # (`/path/to/command`, `./nohup`) is that file, whatever its name
+        peeled = None if own_program(argv[0]) else peel(f, name, argv, dynamic, depth)
         if peeled is None:
             index = f.record(list(argv))  # as written: an allow rule for `make` is not `./make`
             before = f.asks

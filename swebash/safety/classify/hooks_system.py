@@ -313,7 +313,10 @@ def tmux(f: Findings, p: Parsed, depth: int) -> None:
     if verbs and verbs[0] in TMUX_SCREEN:
         f.ask("tmux: reads what another pane shows or holds (it may hold secrets)", True)
         return
-    if not verbs or verbs[0] in TMUX_READ:
+    if not verbs:
+        f.ask("tmux: starts a session whose shell runs outside the sandbox", True)
+        return
+    if verbs[0] in TMUX_READ:
         if verbs[:1] == ["display-message"] and "-p" not in p.argv:
             f.ask("tmux: shows a message on another client")
         return

@@ -18,8 +18,12 @@ define("security secret-tool pass gopass op bw lpass keyring vault aws-vault gpg
 define("lsb_release", lambda: prog("-a -i -d -r -c -s -v --all --id --description --release "
                                    "--codename --short"))
 define("sw_vers uuidgen fc-list fc-match neofetch fastfetch screenfetch inxi lshw hwinfo "
-       "system_profiler mdls mdfind dmidecode", lambda: prog(
+       "system_profiler mdls mdfind", lambda: prog(
            args="p*", raw=True, hook="sysinfo"))
+define("dmidecode", lambda: prog(
+    "-hquV -d:r --dev-mem:r -s: --string: -t: --type: -H: --handle: --dump --no-sysfs "
+    "--no-quirks --oem-string: --from-dump:r --quiet",
+    ask={"--dump-bin:w": "writes the raw tables to a file"}))
 define("dircolors", lambda: prog("-bcp --sh --bourne-shell --csh --c-shell --print-database "
                                  "--print-ls-colors", args="r?"))
 define("exa eza lsd", lambda: prog(

@@ -183,9 +183,11 @@ define("dig kdig drill delv", lambda: prog(
 define("host", lambda: prog("-aACdlNrsTUvVwW46 -c: -N: -R: -t: -W: -m:", args="h+",
                             hook="net_dynamic"))
 define("nslookup", lambda: prog(args="h*", raw=True, hook="nslookup"))
-define("whois", lambda: prog("-aAbBcdGHIKlLmMrRx -h:h -p: -i: -T: -s: -t: -v: -q: "
-                             "--host:h --port: --verbose --no-recursion", args="h+",
-                             hook="net_dynamic"))
+define("whois", lambda: prog("-aAbBcdGHIKlLmMrRx -h:h -i: -T: -s: -t: -v: -q: "
+                             "--host:h --verbose --no-recursion", args="h+",
+                             hook="net_dynamic",
+                             danger={"-p: --port:": "sends its words to a chosen port (a raw "
+                                     "connection to any service)"}))
 define("getent", lambda: prog("-is --service: --no-idn", args="p p*", hook="getent"))
 define("resolvectl systemd-resolve", lambda: prog(
     "-46i -t: -c: -p: --legend: --no-pager --json: --cache: --zone: --trust-anchor: "
