@@ -220,7 +220,9 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
     if f.asks > before:
         reads = frozenset(a.index for a in parsed.operands if a.role in "rmnt" and
                           not a.dynamic and not parsed.problems and not parsed.spec.raw)
-        suspicion.words(f, label, argv, dynamic, code=bool(parsed.problems or effects),
+        # code: words the grammar did not place (a raw grammar places none) may be code
+        suspicion.words(f, label, argv, dynamic,
+                        code=bool(parsed.problems or effects or parsed.spec.raw),
                         judged=reads)
         if not f.dangerous and parsed.command is None and not parsed.ranges:
             carriers.check(f, argv, dynamic, depth, anywhere=bool(parsed.problems))

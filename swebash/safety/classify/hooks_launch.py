@@ -126,7 +126,7 @@ def logrotate(f: Findings, p: Parsed, depth: int) -> None:
 
 def script_cmd(f: Findings, p: Parsed, depth: int) -> None:
     if not p.values("-c", "--command"):
-        f.ask("script: starts a shell that records the terminal")
+        f.ask("script: starts a shell that records the terminal", True)
     if not p.operands and not p.has("-c", "--command"):
         return
     if not p.operands:

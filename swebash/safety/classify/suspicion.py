@@ -60,6 +60,14 @@ CODE = re.compile(r"\$\(|`|\|\s*\w|;\s*\w|&&|\bsh\s+-c\b|\bsystem\s*\(|\bexec\s*
 CALLS = re.compile(r"\b(system|exec|popen|spawn|execl|execve|os\.system|shell_exec|"
                    r"passthru|proc_open)\s*\(|proxycommand|localcommand|"
                    r"^/bin/(ba|da|z|k|c|tc)?sh$", re.I)
+# a shell named anywhere inside a word (`--address=unixexec:path=/bin/sh`, `'%(/bin/sh)'`,
+# `execute(/bin/sh)`): a value no read-only use of a program carries
+SHELL_INSIDE = re.compile(r"(?<![\w.~-])(/usr)?(/local)?/bin/(ba|da|z|k|c|tc|fi|a|mk|ya)?sh"
+                          r"(?![\w.-])|\$\{?SHELL\b")
+# an option whose name says its value is a command, script or program to run
+# (`--password-command=…`, `--conf-script …`, `--exec-cmd`); `--no-exec` and the like carry none
+RUNS_OPTION = re.compile(r"^--?(?!no-|ignore-|skip-|disable-|without-)[\w-]*(command|cmd|"
+                         r"exec|script|program|hook|shell|eval|interpreter)s?$", re.I)
 PERSIST = ("/.git/hooks/", "/.config/autostart/", "/.config/systemd/", "/.local/bin/",
            "/etc/cron", "/var/spool/cron", "/etc/systemd/", "/etc/profile",
            "/library/launchagents/", "/.ssh/", "/.config/swebash/", "/.config/git/")
@@ -130,8 +138,13 @@ def words(f: Findings, label: str, argv: list[str], dynamic: list[bool], *,
             if secret:
                 f.ask(f"{label}: is handed {secret} through a path built at run time", True)
                 return
+            if code and (SHELL_INSIDE.search(word) or CALLS.search(word)):
+                f.ask(f"{label}: is handed a shell to run", True)
+                return
             continue
         reason = word_reason(f, word, code)
+        if not reason and code:
+            reason = option_reason(word, argv[index + 1] if index + 1 < len(argv) else None)
         if reason:
             f.ask(f"{label}: {reason}", True)
             return
@@ -158,4 +171,18 @@ def word_reason(f: Findings, word: str, code: bool = True) -> str | None:
         return f"is handed a program or library to run ({value[:30]})"
     if (" " in value and CODE.search(value)) or CALLS.search(value):
         return "is handed code to run"
+    if SHELL_INSIDE.search(value):
+        return "is handed a shell to run"
+    return None
+
+
+def option_reason(word: str, following: str | None) -> str | None:
+    """An option named for a command to run, given one (attached or as the next word)."""
+    if not word.startswith("-"):
+        return None
+    name, equals, value = word.partition("=")
+    if not equals:
+        value = following or ""
+    if value and not value.startswith("-") and RUNS_OPTION.match(name):
+        return f"is handed a command to run ({name[:30]})"
     return None

@@ -9,7 +9,8 @@ from swebash.safety.classify.grammar import Table, definer, prog
 SPECS: Table = {}
 define = definer(SPECS)
 
-define("sh bash zsh dash ksh ash mksh csh tcsh rbash yash fish busybox", lambda: prog(
+define("sh bash zsh dash ksh ash mksh csh tcsh rbash yash fish busybox elvish posh rc sash "
+       "oksh loksh xonsh nu osh ysh", lambda: prog(
     args="p*", raw=True, hook="shell", info="--version -version --help"))
 define("security secret-tool pass gopass op bw lpass keyring vault aws-vault gpg-agent "
        "kwallet-query keepassxc-cli chamber doppler infisical berglas sops age "
