@@ -344,8 +344,10 @@ def openssl(f: Findings, p: Parsed, depth: int) -> None:
     verb = words[0]
     if verb not in OPENSSL_READ:
         f.ask(f"openssl {verb[:12]}: not known to be read-only")
+        # a file it writes outside the tree (in it, a new key is what `genrsa -out` is for)
         for k, word in enumerate(words[1:-1], 2):
-            if word in ("-out", "-keyout", "-signature"):
+            if word in ("-out", "-keyout", "-signature") and \
+                    p.argv[k + 1].startswith(("/", "~", "..")):
                 roles.check(f, f"openssl {verb[:12]}", "w", p.argv[k + 1], p.dynamic[k + 1],
                             depth, quiet=True)
         return
