@@ -153,6 +153,9 @@ def tsc(f: Findings, p: Parsed, depth: int) -> None:
                                                    "--outFile", "--declarationDir"}
     if not (info or checks):
         f.ask("tsc: compiles and writes output")
+    for k, word in enumerate(p.argv[1:-1], 1):  # where the output goes: outside, dangerous
+        if word in ("--outFile", "--outDir", "--out", "--declarationDir", "--tsBuildInfoFile"):
+            roles.check(f, "tsc", "a", p.argv[k + 1], p.dynamic[k + 1], depth, quiet=True)
 
 
 def dotnet(f: Findings, p: Parsed, depth: int) -> None:
@@ -268,6 +271,9 @@ EDITOR_RUNS = re.compile(r"(!|\bsystem\b|\bshell\b|\bcall\b|\bpy(thon)?3?\b|\blu
 
 def editor(f: Findings, p: Parsed, depth: int) -> None:
     words = p.argv[1:]
+    if words[:1] in (["tunnel"], ["serve-web"], ["remote-tunnel"]):
+        f.ask(f"{p.name}: opens a tunnel through which another machine runs commands here",
+              True)
     runs = [w for k, w in enumerate(words) if w.startswith("+") or (k and words[k - 1] in (
         "-c", "--cmd", "--eval", "--exec", "-e", "-ex"))]
     loads = [words[k + 1] for k, w in enumerate(words[:-1]) if w in (
@@ -285,6 +291,10 @@ def editor(f: Findings, p: Parsed, depth: int) -> None:
                 re.fullmatch(r"-[a-zA-Z]*[sE][a-zA-Z]*", w) for w in words)):
         f.ask(f"{p.name}: runs commands or loads scripts from its arguments", True)
     f.ask(f"{p.name}: opens an editor")
+    for k, word in enumerate(words):  # a file opened is written when saved
+        if not word.startswith(("-", "+")) and (k == 0 or not words[k - 1].startswith("-")) \
+                and word.startswith(("/", "~", "..")):
+            roles.check(f, p.name, "a", word, p.dynamic[k + 1], depth, quiet=True)
 
 
 FIXES = frozenset({"-w", "--write", "-i", "--in-place", "--fix", "--unsafe-fixes",

@@ -191,6 +191,13 @@ def write(f: Findings, p: Parsed, depth: int) -> None:
     if any(long_option(w, *RUNS) for w in rest) or (verb == "clone" and (
             letters & {"u"} or "--config" in flags or "-c" in rest)):
         f.ask(f"git {verb}: an option makes git run a program", True)
+    if verb == "apply" and "--unsafe-paths" in flags:
+        f.ask("git apply --unsafe-paths: writes outside the working tree", True)
+    if verb in ("apply", "am") and (any(w.startswith(("--directory=/", "--directory=~",
+                                                      "--directory=..")) for w in rest) or
+                                    any(a == "--directory" and b.startswith(("/", "~", ".."))
+                                        for a, b in zip(rest, rest[1:], strict=False))):
+        f.ask(f"git {verb}: applies the patch under a directory outside the tree", True)
     if verb == "reset" and "--hard" in flags:
         f.ask("git reset --hard: discards uncommitted work", True)
     elif verb == "push":
