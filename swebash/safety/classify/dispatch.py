@@ -149,7 +149,8 @@ INSTALLED_BIN = re.compile(r"(^|/)(\.?venv|\.tox/[^/]+|\.nox/[^/]+|node_modules/
 
 
 def own_program(path: str) -> bool:
-    return "/" in path and not path.startswith(SYSTEM_PROGRAMS) and \
+    # normalised first: `/usr/../home/u/x` is not under /usr
+    return "/" in path and not os.path.normpath(path).startswith(SYSTEM_PROGRAMS) and \
         not INSTALLED_BIN.search(path)
 
 

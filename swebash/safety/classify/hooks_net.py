@@ -342,14 +342,14 @@ def openssl(f: Findings, p: Parsed, depth: int) -> None:
         f.ask("openssl: interactive mode reads commands")
         return
     verb = words[0]
+    # a file it writes outside the tree (in it, a new key is what `genrsa -out` is for)
+    for k, word in enumerate(words[1:-1], 2):
+        if word in ("-out", "-keyout", "-signature") and \
+                p.argv[k + 1].startswith(("/", "~", "..")):
+            roles.check(f, f"openssl {verb[:12]}", "w", p.argv[k + 1], p.dynamic[k + 1],
+                        depth, quiet=True)
     if verb not in OPENSSL_READ:
         f.ask(f"openssl {verb[:12]}: not known to be read-only")
-        # a file it writes outside the tree (in it, a new key is what `genrsa -out` is for)
-        for k, word in enumerate(words[1:-1], 2):
-            if word in ("-out", "-keyout", "-signature") and \
-                    p.argv[k + 1].startswith(("/", "~", "..")):
-                roles.check(f, f"openssl {verb[:12]}", "w", p.argv[k + 1], p.dynamic[k + 1],
-                            depth, quiet=True)
         return
     sends_runtime_values(f, p)
     for k, word in enumerate(words[1:], 2):

@@ -9,8 +9,11 @@ from swebash.safety.classify.grammar import Table, definer, prog
 SPECS: Table = {}
 define = definer(SPECS)
 
-define("sh bash zsh dash ksh ash mksh csh tcsh rbash yash fish busybox elvish posh rc sash "
-       "oksh loksh xonsh nu osh ysh", lambda: prog(
+# shells whose language is not the shell's: whatever they are given runs unread
+define("elvish rc xonsh nu nushell ysh es", lambda: prog(
+    args="p*", raw=True, effect="starts a shell (it runs whatever it reads)", dangerous=True))
+define("sh bash zsh dash ksh ash mksh csh tcsh rbash yash fish busybox posh sash oksh loksh "
+       "osh", lambda: prog(
     args="p*", raw=True, hook="shell", info="--version -version --help"))
 define("security secret-tool pass gopass op bw lpass keyring vault aws-vault gpg-agent "
        "kwallet-query keepassxc-cli chamber doppler infisical berglas sops age "
