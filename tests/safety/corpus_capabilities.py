@@ -54,6 +54,12 @@ CAPABILITY_DANGEROUS = [
     "whois --port=25 mail.example.com",
     # a shell that records the terminal
     "script",
+    # metadata tags that move or link the file they edit
+    "exiftool -Directory=/tmp/x a",
+    # TeX source given inline that opens a file for writing
+    "pdflatex '\\relax\\immediate\\openout1=x.tex\\bye'",
+    # an option that listens for connections
+    "previewer --listen=0.0.0.0:7000",
 ]
 
 CAPABILITY_NEVER_ALLOW = [

@@ -185,4 +185,6 @@ def option_reason(word: str, following: str | None) -> str | None:
         value = following or ""
     if value and not value.startswith("-") and RUNS_OPTION.match(name):
         return f"is handed a command to run ({name[:30]})"
+    if re.match(r"^--?listen(-[\w-]+)?$", name, re.I):
+        return "listens for connections (whoever reaches the port drives it)"
     return None
