@@ -5,6 +5,7 @@ the listing forms of branch/tag/config, and the destructive forms of the write v
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Callable
@@ -193,10 +194,9 @@ def write(f: Findings, p: Parsed, depth: int) -> None:
         f.ask(f"git {verb}: an option makes git run a program", True)
     if verb == "apply" and "--unsafe-paths" in flags:
         f.ask("git apply --unsafe-paths: writes outside the working tree", True)
-    if verb in ("apply", "am") and (any(w.startswith(("--directory=/", "--directory=~",
-                                                      "--directory=..")) for w in rest) or
-                                    any(a == "--directory" and b.startswith(("/", "~", ".."))
-                                        for a, b in zip(rest, rest[1:], strict=False))):
+    directories = [w.split("=", 1)[1] for w in rest if w.startswith("--directory=")] + [
+        b for a, b in itertools.pairwise(rest) if a == "--directory"]
+    if verb in ("apply", "am") and any(d.startswith(("/", "~", "..")) for d in directories):
         f.ask(f"git {verb}: applies the patch under a directory outside the tree", True)
     if verb == "reset" and "--hard" in flags:
         f.ask("git reset --hard: discards uncommitted work", True)
