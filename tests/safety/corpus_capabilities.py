@@ -60,6 +60,11 @@ CAPABILITY_DANGEROUS = [
     "pdflatex '\\relax\\immediate\\openout1=x.tex\\bye'",
     # an option that listens for connections
     "previewer --listen=0.0.0.0:7000",
+    # a wrapper's own output files, a download's target, a checker's report files
+    "rlwrap --logfile=/var/tmp/session.log python3 -V",
+    "rlwrap -z ./filter cat",
+    "lwp-download https://example.com/a.tgz /opt/a.tgz",
+    "mypy --junit-xml=../report.xml src",
 ]
 
 CAPABILITY_NEVER_ALLOW = [
@@ -85,4 +90,5 @@ CAPABILITY_READ_ONLY = [
     "grep -rn /bin/sh src",
     "/usr/bin/nice ls",
     "command -v git",
+    "rlwrap cat",
 ]

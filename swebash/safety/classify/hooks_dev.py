@@ -315,11 +315,28 @@ def linter(f: Findings, p: Parsed, depth: int) -> None:
             read_path(f, arg.text)
 
 
+# options that name a report or cache a checker writes (`mypy --junit-xml F`, `--html-report D`)
+REPORT_OPTION = re.compile(r"^--([\w-]+-report|junit-xml|cache-dir|output-file|output|"
+                           r"outfile|log-file)$")
+
+
+def report_files(f: Findings, p: Parsed, depth: int) -> None:
+    words = p.argv[1:]
+    for k, word in enumerate(words):
+        name, equals, value = word.partition("=")
+        if not equals:
+            value = words[k + 1] if k + 1 < len(words) else ""
+        if value and REPORT_OPTION.match(name):
+            roles.check(f, p.name, "a", value, p.dynamic[k + 1 + (not equals)], depth,
+                        quiet=True)
+
+
 def formatter(f: Findings, p: Parsed, depth: int) -> None:
     words = {w.split("=", 1)[0] for w in p.argv[1:]}
     name = p.name
     if name in CODE_CONFIG:
         f.ask(f"{name}: loads the project's configuration and plugins (they can run code)")
+        report_files(f, p, depth)
         return
     if name == "ruff":
         verb = next((a.text for a in p.operands if not a.text.startswith("-")), "check")
