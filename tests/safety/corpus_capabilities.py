@@ -6,6 +6,7 @@ DATA ONLY: these strings are classified, never executed. Payloads are harmless (
 CAPABILITY_DANGEROUS: must ask with the dangerous flag (or be denied).
 CAPABILITY_NEVER_ALLOW: must never be `allow` (they may ask without the flag).
 CAPABILITY_READ_ONLY: their read-only neighbours, which must stay allowed.
+CAPABILITY_ASKED_PLAIN: neighbours that ask (no grammar) but must not be flagged dangerous.
 """
 
 from __future__ import annotations
@@ -65,6 +66,14 @@ CAPABILITY_DANGEROUS = [
     "rlwrap -z ./filter cat",
     "lwp-download https://example.com/a.tgz /opt/a.tgz",
     "mypy --junit-xml=../report.xml src",
+    # inline code given to an interpreter that has no grammar of its own
+    "racket -e '(display 1)'",
+    "sbcl --eval '(quit)'",
+    # a sub-command that opens a shell or a console (known tool or not)
+    "poetry shell",
+    "someframework console",
+    # a key installed into another machine's account
+    "ssh-copy-id -i key.pub build@ci.example.com",
 ]
 
 CAPABILITY_NEVER_ALLOW = [
@@ -91,4 +100,14 @@ CAPABILITY_READ_ONLY = [
     "/usr/bin/nice ls",
     "command -v git",
     "rlwrap cat",
+]
+
+# unknown programs whose words name nothing that runs, loads or writes: they ask, and `--yes`
+# may run them (the sandbox confines them) — the rules above must not fire on them
+CAPABILITY_ASKED_PLAIN = [
+    "someframework list",
+    "backup-tool --no-exec run",
+    "frobnicate --address=unix:path=/run/frob.sock",
+    "widget --bind 'ctrl-x:accept'",
+    "previewer --port=7000 notes.md",
 ]

@@ -10,6 +10,7 @@ import pytest
 
 from swebash.safety.gate import DefaultGate
 from tests.safety.corpus_capabilities import (
+    CAPABILITY_ASKED_PLAIN,
     CAPABILITY_DANGEROUS,
     CAPABILITY_NEVER_ALLOW,
     CAPABILITY_READ_ONLY,
@@ -48,6 +49,13 @@ def test_read_only_neighbour_is_allowed(command: str, gate: DefaultGate,
                                         workdir: Path) -> None:
     verdict = gate.check_command(command, str(workdir))
     assert verdict.decision == "allow", f"{command!r}: {verdict.reasons}"
+
+
+@pytest.mark.parametrize("command", CAPABILITY_ASKED_PLAIN)
+def test_plain_unknown_command_is_not_dangerous(command: str, gate: DefaultGate,
+                                                workdir: Path) -> None:
+    verdict = gate.check_command(command, str(workdir))
+    assert verdict.decision == "ask" and not verdict.dangerous, f"{command!r}: {verdict}"
 
 
 def test_the_reason_names_the_capability(gate: DefaultGate, workdir: Path) -> None:

@@ -218,6 +218,8 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
             f.note(fresh[0], True)
         else:
             f.ask(f"{label}: changes how the machine or the account is set up", True)
+    if f.asks > before and parsed.verbs and parsed.verbs[-1] in suspicion.SHELL_VERBS:
+        f.ask(f"{label}: opens a shell or a console (it runs whatever it reads)", True)
     if f.asks > before:
         reads = frozenset(a.index for a in parsed.operands if a.role in "rmnt" and
                           not a.dynamic and not parsed.problems and not parsed.spec.raw)

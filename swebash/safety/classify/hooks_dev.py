@@ -64,10 +64,19 @@ def python(f: Findings, p: Parsed, depth: int) -> None:
     script(f, p, depth)
 
 
+# the options by which an interpreter without a grammar of its own is given code inline
+INLINE_OPTIONS = frozenset({"-c", "-e", "--eval", "-eval", "--expr", "--execute", "-x",
+                            "--command", "-exec", "--exec", "-E"})
+
+
 def script(f: Findings, p: Parsed, depth: int) -> None:
     """An interpreter given a script runs it; given nothing it reads code from its input."""
     if any(u.opt.effect is not None for u in p.options):
         return  # inline code or a preload: already dangerous
+    if p.spec.raw and any(w in INLINE_OPTIONS or w.startswith(("--eval=", "--expr="))
+                          for w in p.argv[1:]):
+        f.ask(f"{p.name}: runs inline code", True)  # `guile -c`, `irb -e`, `sbcl --eval`
+        return
     operands = p.operands if not p.spec.raw else [
         a for a in p.operands if not a.text.startswith("-")]
     if not operands:

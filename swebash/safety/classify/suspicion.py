@@ -52,6 +52,8 @@ ADMIN_NAME = re.compile(r"(ctl|adm|-reconfigure|-config-manager)$|^(update-|dpkg
                         r"btrfs|setenforce|semanage|setsebool|aa-|apparmor|(user|group)"
                         r"(add|mod|del)|chage|vipw|visudo|pam-|authconfig|firewall|ufw|"
                         r"netplan|ifup|ifdown|modprobe|insmod|rmmod|kexec|sysctl)")
+# sub-commands that open an interactive shell or console, whatever tool they belong to
+SHELL_VERBS = frozenset({"shell", "sh", "bash", "console", "repl", "run-shell", "subshell"})
 RUNNERS = re.compile(r"^(/[\w./-]*/)?(sh|bash|zsh|dash|ksh|fish|python[\d.]*|perl|ruby|node|"
                      r"php|lua|nc|ncat|socat|busybox)$")
 LIBRARY = re.compile(r"\.(so(\.\d+)*|dylib|dll|ko)$")
@@ -66,7 +68,7 @@ SHELL_INSIDE = re.compile(r"(?<![\w.~-])(/usr)?(/local)?/bin/(ba|da|z|k|c|tc|fi|
                           r"(?![\w.-])|\$\{?SHELL\b")
 # an option whose name says its value is a command, script or program to run
 # (`--password-command=…`, `--conf-script …`, `--exec-cmd`); `--no-exec` and the like carry none
-RUNS_OPTION = re.compile(r"^--?(?!no-|ignore-|skip-|disable-|without-)[\w-]*(command|cmd|"
+RUNS_OPTION = re.compile(r"^--?(?!-)(?!no-|ignore-|skip-|disable-|without-)[\w-]*(command|cmd|"
                          r"exec|script|program|hook|shell|eval|interpreter)s?$", re.I)
 PERSIST = ("/.git/hooks/", "/.config/autostart/", "/.config/systemd/", "/.local/bin/",
            "/etc/cron", "/var/spool/cron", "/etc/systemd/", "/etc/profile",
@@ -89,6 +91,9 @@ def unknown_program(f: Findings, name: str, argv: list[str]) -> None:
     if DESTROY_NAME.search(name.lower()):
         f.ask(f"{name}: its name says it destroys or removes something", True)
         return
+    verb = next((w for w in argv[1:] if not w.startswith("-")), "")
+    if verb in SHELL_VERBS:
+        f.ask(f"{name}: its verb opens a shell or a console ({verb})", True)
     destroys(f, name, argv[1:])
     if name in LIVE:
         f.ask(f"{name}: changes live infrastructure", True)
@@ -98,6 +103,9 @@ def unknown_program(f: Findings, name: str, argv: list[str]) -> None:
 
 def unknown_verb(f: Findings, label: str, argv: list[str], parsed: Parsed) -> None:
     verb = parsed.unknown_verb or ""
+    if verb in SHELL_VERBS:
+        f.ask(f"{label}: its verb opens a shell or a console ({verb})", True)
+        return
     start = next((i for i, w in enumerate(argv) if w == verb), 1)
     if not destroys(f, label, argv[start:]) and parsed.name in LIVE:
         f.ask(f"{label}: changes live infrastructure", True)

@@ -161,6 +161,8 @@ define("nc ncat netcat socat telnet ftp tftp lftp smbclient websocat wscat", lam
     args="p*", raw=True, hook="netcat"))
 define("aria2c", lambda: prog(args="p*", raw=True, hook="aria2c",
                               effect="downloads into files"))
+define("ssh-copy-id", lambda: prog(args="p*", raw=True, effect="installs your public key "
+                                   "into another machine's account", dangerous=True))
 define("lwp-download", lambda: prog("-a -s", args="u w?", effect="downloads into a file"))
 PING = ("-46aAbBdDfhLnOqrRUvV -c: -i: -I: -l: -m: -M: -Q: -s: -S: -t: -T: -w: -W: -F: -N: "
         "-e:")
