@@ -72,6 +72,10 @@ CAPABILITY_DANGEROUS = [
     # a sub-command that opens a shell or a console (known tool or not)
     "poetry shell",
     "someframework console",
+    # system-information tools: their writing and code-loading options (they had no grammar)
+    "lshw -dump /var/tmp/hw.db",
+    "hwinfo --log=/tmp/hw.log --cpu",
+    "neofetch --config ./theme.conf",
     # a key installed into another machine's account
     "ssh-copy-id -i key.pub build@ci.example.com",
 ]
@@ -83,6 +87,8 @@ CAPABILITY_NEVER_ALLOW = [
     "openssl enc -aes-256-cbc -in a -out b",
     "screen -L -Logfile out.log id",
     "dmidecode --dump-bin tables.bin",
+    "inxi --output-file report.txt",
+    "lshw -dump hw.db",
     "tsc --outFile out.js src/app.ts",
 ]
 
@@ -100,6 +106,11 @@ CAPABILITY_READ_ONLY = [
     "/usr/bin/nice ls",
     "command -v git",
     "rlwrap cat",
+    "lshw -short -class network",
+    "hwinfo --short --cpu",
+    "inxi -Fxz",
+    "uuidgen -r",
+    "fc-match monospace",
 ]
 
 # unknown programs whose words name nothing that runs, loads or writes: they ask, and `--yes`
