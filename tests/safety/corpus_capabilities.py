@@ -76,6 +76,10 @@ CAPABILITY_DANGEROUS = [
     "lshw -dump /var/tmp/hw.db",
     "hwinfo --log=/tmp/hw.log --cpu",
     "neofetch --config ./theme.conf",
+    # checkers: an option naming a program they run, a report written outside the tree
+    "actionlint -pyflakes=./bin/pf",
+    "cppcheck --output-file=/tmp/cc.txt src",
+    "gitleaks detect --report-path=/var/tmp/leaks.json",
     # a key installed into another machine's account
     "ssh-copy-id -i key.pub build@ci.example.com",
 ]
@@ -111,6 +115,8 @@ CAPABILITY_READ_ONLY = [
     "inxi -Fxz",
     "uuidgen -r",
     "fc-match monospace",
+    "actionlint",
+    "bandit -r src",
 ]
 
 # unknown programs whose words name nothing that runs, loads or writes: they ask, and `--yes`

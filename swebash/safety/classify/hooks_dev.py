@@ -315,18 +315,29 @@ CHECKS = frozenset({"--check", "--diff", "-l", "-d", "--dry-run", "-n", "--list"
 CODE_CONFIG = frozenset({"mypy", "pylint", "eslint", "prettier"})
 
 
+# a checker's option that names a program it runs (`actionlint -shellcheck=PATH`,
+# `-pyflakes=PATH`, `--*-executable`, `--*-command`) or plugins it loads
+LINTER_RUNS = re.compile(r"^--?(shellcheck|pyflakes|[\w-]*(executable|binary|command|cmd|"
+                         r"exec|program|plugins?|hook))$")
+
+
 def linter(f: Findings, p: Parsed, depth: int) -> None:
     words = {w.split("=", 1)[0] for w in p.argv[1:]}
-    if words & FIXES:
+    runs = sorted(w for w in words if LINTER_RUNS.match(w))
+    if runs:
+        f.ask(f"{p.name}: runs or loads the program its option names ({runs[0][:24]})", True)
+    if words & FIXES or words & {"--report-path", "--report", "--sarif-file"}:
         f.ask(f"{p.name}: may rewrite files")
+    report_files(f, p, depth)
     for arg in p.operands:
         if not arg.text.startswith("-") and not arg.dynamic:
             read_path(f, arg.text)
 
 
 # options that name a report or cache a checker writes (`mypy --junit-xml F`, `--html-report D`)
-REPORT_OPTION = re.compile(r"^--([\w-]+-report|junit-xml|cache-dir|output-file|output|"
-                           r"outfile|log-file)$")
+REPORT_OPTION = re.compile(r"^(--([\w-]+-report|junit-xml|cache-dir|output-file|output|"
+                           r"outfile|log-file|report-path|report|report-file|sarif-file|out)|"
+                           r"-o)$")
 
 
 def report_files(f: Findings, p: Parsed, depth: int) -> None:
