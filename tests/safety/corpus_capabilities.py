@@ -80,6 +80,10 @@ CAPABILITY_DANGEROUS = [
     "actionlint -pyflakes=./bin/pf",
     "cppcheck --output-file=/tmp/cc.txt src",
     "gitleaks detect --report-path=/var/tmp/leaks.json",
+    # table and line-count tools: the paths their write options and verbs name
+    "scc --format-multi 'tabular:stdout,json:/tmp/scc.json' src",
+    "xsv split /var/tmp/parts data.csv",
+    "cloc --report-file=../cloc.txt src",
     # a key installed into another machine's account
     "ssh-copy-id -i key.pub build@ci.example.com",
 ]
@@ -117,6 +121,8 @@ CAPABILITY_READ_ONLY = [
     "fc-match monospace",
     "actionlint",
     "bandit -r src",
+    "scc src",
+    "xsv headers data.csv",
 ]
 
 # unknown programs whose words name nothing that runs, loads or writes: they ask, and `--yes`

@@ -73,16 +73,40 @@ def sysinfo(f: Findings, p: Parsed, depth: int) -> None:
 
 WRITE_WORDS = frozenset({"split", "partition", "put", "delete", "write", "-o", "--output",
                          "--report-file", "--out", "--sql", "--write-lang-def", "--to",
-                         "-O", "--output-file", "-w"})
+                         "-O", "--output-file", "-w", "--format-multi"})
+WRITE_VERBS = frozenset({"split", "partition", "tee"})
 
 
 def writes_files(f: Findings, p: Parsed, depth: int) -> None:
     words = {w.split("=", 1)[0] for w in p.argv[1:]}
     if words & WRITE_WORDS:
         f.ask(f"{p.name}: writes files")
+    for target, dynamic in written_paths(p):
+        roles.check(f, p.name, "a", target, dynamic, depth, quiet=True)
     for arg in p.operands:
         if not arg.text.startswith("-") and not arg.dynamic and "/" in arg.text:
             roles.check(f, p.name, "r", arg.text, False, depth)
+
+
+def written_paths(p: Parsed) -> list[tuple[str, bool]]:
+    """The paths a tool's write options and verbs name (`-o F`, `--out=F`, `split DIR`,
+    scc's `--format-multi json:F,csv:G`): judged as writes, so outside the tree is
+    dangerous."""
+    words, dyn = p.argv[1:], p.dynamic[1:]
+    out: list[tuple[str, bool]] = []
+    for k, word in enumerate(words):
+        name, equals, value = word.partition("=")
+        if name not in WRITE_WORDS | WRITE_VERBS:
+            continue
+        at = k if equals else k + 1
+        if not equals:
+            value = words[at] if at < len(words) else ""
+        parts = [part.split(":", 1)[-1] for part in value.split(",")] \
+            if name == "--format-multi" else [value]
+        out += [(part, dyn[at] if at < len(dyn) else False) for part in parts
+                if part and not part.startswith("-") and
+                ("/" in part or part.startswith(("~", "..")))]
+    return out
 
 
 MANAGER_READ = frozenset({"versions", "version", "which", "root", "prefix", "commands",
