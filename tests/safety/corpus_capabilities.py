@@ -84,6 +84,9 @@ CAPABILITY_DANGEROUS = [
     "scc --format-multi 'tabular:stdout,json:/tmp/scc.json' src",
     "xsv split /var/tmp/parts data.csv",
     "cloc --report-file=../cloc.txt src",
+    # an option naming the program a launcher runs, or widening what a build may read
+    "dbus-run-session --dbus-daemon=./daemon -- true",
+    "kubectl kustomize --load-restrictor=LoadRestrictionsNone overlays/dev",
     # a key installed into another machine's account
     "ssh-copy-id -i key.pub build@ci.example.com",
 ]
@@ -123,6 +126,8 @@ CAPABILITY_READ_ONLY = [
     "bandit -r src",
     "scc src",
     "xsv headers data.csv",
+    "dbus-run-session -- true",
+    "kustomize build overlays/dev",
 ]
 
 # unknown programs whose words name nothing that runs, loads or writes: they ask, and `--yes`
