@@ -137,5 +137,8 @@ CAPABILITY_ASKED_PLAIN = [
     "backup-tool --no-exec run",
     "frobnicate --address=unix:path=/run/frob.sock",
     "widget --bind 'ctrl-x:accept'",
+    # prose that mentions a shell is not code that runs one
+    "git commit -m 'run hooks with /bin/sh in CI'",
+    "git commit -m 'fix: quote paths'",
     "previewer --port=7000 notes.md",
 ]

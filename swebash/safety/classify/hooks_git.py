@@ -147,7 +147,8 @@ def config(f: Findings, p: Parsed, depth: int) -> None:
         f.ask("git config: changes the configuration")
 
 
-SCP_LIKE = re.compile(r"^(?:[\w.-]+@)?(\[[^\]]+\]|[\w.-]+):")
+# `host:path` — an address has no spaces (`git commit -m "fix: x"` names no host)
+SCP_LIKE = re.compile(r"^(?:[\w.-]+@)?(\[[^\]]+\]|[\w.-]+):(?!.*\s)")
 
 
 def remote_url(f: Findings, p: Parsed, depth: int) -> None:

@@ -62,10 +62,13 @@ CODE = re.compile(r"\$\(|`|\|\s*\w|;\s*\w|&&|\bsh\s+-c\b|\bsystem\s*\(|\bexec\s*
 CALLS = re.compile(r"\b(system|exec|popen|spawn|execl|execve|os\.system|shell_exec|"
                    r"passthru|proc_open)\s*\(|proxycommand|localcommand|"
                    r"^/bin/(ba|da|z|k|c|tc)?sh$", re.I)
-# a shell named anywhere inside a word (`--address=unixexec:path=/bin/sh`, `'%(/bin/sh)'`,
-# `execute(/bin/sh)`): a value no read-only use of a program carries
-SHELL_INSIDE = re.compile(r"(?<![\w.~-])(/usr)?(/local)?/bin/(ba|da|z|k|c|tc|fi|a|mk|ya)?sh"
-                          r"(?![\w.-])|\$\{?SHELL\b")
+# a shell named inside a word where code would name it (`--address=unixexec:path=/bin/sh`,
+# `'%(/bin/sh)'`, `execute(/bin/sh)`, `'x; /bin/sh #'`, `/bin/sh -i`): a value no read-only
+# use of a program carries. Prose that mentions one (a commit message: "use /bin/sh in
+# hooks") has a word on either side, and is not matched.
+SHELL_PATH = r"(/usr)?(/local)?/bin/(ba|da|z|k|c|tc|fi|a|mk|ya)?sh(?![\w.-])"
+SHELL_INSIDE = re.compile(r"(^|[=:(;{'\"`,|&])\s*" + SHELL_PATH + r"|(?<![\w.~-])" + SHELL_PATH +
+                          r"(\s*($|[;)}'\"`,|&<>#])|\s+-)|\$\{?SHELL\b")
 # an option whose name says its value is a command, script or program to run
 # (`--password-command=…`, `--conf-script …`, `--exec-cmd`); `--no-exec` and the like carry none
 RUNS_OPTION = re.compile(r"^--?(?!-)(?!no-|ignore-|skip-|disable-|without-)[\w-]*(command|cmd|"
