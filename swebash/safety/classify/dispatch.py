@@ -121,7 +121,9 @@ def judge(f: Findings, argv: list[str], dynamic: list[bool], depth: int) -> None
         if argv[0] in f.functions:
             f.record(list(argv))
             return  # a function defined in this command: its body was judged
-        peeled = peel(f, name, argv, dynamic, depth)
+        # a wrapper or builtin is found by its name; a program named by a path of one's own
+        # (`/path/to/command`, `./nohup`) is that file, whatever its name
+        peeled = None if own_program(argv[0]) else peel(f, name, argv, dynamic, depth)
         if peeled is None:
             index = f.record(list(argv))  # as written: an allow rule for `make` is not `./make`
             before = f.asks
@@ -147,7 +149,8 @@ INSTALLED_BIN = re.compile(r"(^|/)(\.?venv|\.tox/[^/]+|\.nox/[^/]+|node_modules/
 
 
 def own_program(path: str) -> bool:
-    return "/" in path and not path.startswith(SYSTEM_PROGRAMS) and \
+    # normalised first: `/usr/../home/u/x` is not under /usr
+    return "/" in path and not os.path.normpath(path).startswith(SYSTEM_PROGRAMS) and \
         not INSTALLED_BIN.search(path)
 
 
@@ -215,10 +218,14 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
             f.note(fresh[0], True)
         else:
             f.ask(f"{label}: changes how the machine or the account is set up", True)
+    if f.asks > before and parsed.verbs and parsed.verbs[-1] in suspicion.SHELL_VERBS:
+        f.ask(f"{label}: opens a shell or a console (it runs whatever it reads)", True)
     if f.asks > before:
         reads = frozenset(a.index for a in parsed.operands if a.role in "rmnt" and
                           not a.dynamic and not parsed.problems and not parsed.spec.raw)
-        suspicion.words(f, label, argv, dynamic, code=bool(parsed.problems or effects),
+        # code: words the grammar did not place (a raw grammar places none) may be code
+        suspicion.words(f, label, argv, dynamic,
+                        code=bool(parsed.problems or effects or parsed.spec.raw),
                         judged=reads)
         if not f.dangerous and parsed.command is None and not parsed.ranges:
             carriers.check(f, argv, dynamic, depth, anywhere=bool(parsed.problems))

@@ -64,10 +64,19 @@ def python(f: Findings, p: Parsed, depth: int) -> None:
     script(f, p, depth)
 
 
+# the options by which an interpreter without a grammar of its own is given code inline
+INLINE_OPTIONS = frozenset({"-c", "-e", "--eval", "-eval", "--expr", "--execute", "-x",
+                            "--command", "-exec", "--exec", "-E"})
+
+
 def script(f: Findings, p: Parsed, depth: int) -> None:
     """An interpreter given a script runs it; given nothing it reads code from its input."""
     if any(u.opt.effect is not None for u in p.options):
         return  # inline code or a preload: already dangerous
+    if p.spec.raw and any(w in INLINE_OPTIONS or w.startswith(("--eval=", "--expr="))
+                          for w in p.argv[1:]):
+        f.ask(f"{p.name}: runs inline code", True)  # `guile -c`, `irb -e`, `sbcl --eval`
+        return
     operands = p.operands if not p.spec.raw else [
         a for a in p.operands if not a.text.startswith("-")]
     if not operands:
@@ -153,6 +162,9 @@ def tsc(f: Findings, p: Parsed, depth: int) -> None:
                                                    "--outFile", "--declarationDir"}
     if not (info or checks):
         f.ask("tsc: compiles and writes output")
+    for k, word in enumerate(p.argv[1:-1], 1):  # where the output goes: outside, dangerous
+        if word in ("--outFile", "--outDir", "--out", "--declarationDir", "--tsBuildInfoFile"):
+            roles.check(f, "tsc", "a", p.argv[k + 1], p.dynamic[k + 1], depth, quiet=True)
 
 
 def dotnet(f: Findings, p: Parsed, depth: int) -> None:
@@ -268,6 +280,9 @@ EDITOR_RUNS = re.compile(r"(!|\bsystem\b|\bshell\b|\bcall\b|\bpy(thon)?3?\b|\blu
 
 def editor(f: Findings, p: Parsed, depth: int) -> None:
     words = p.argv[1:]
+    if words[:1] in (["tunnel"], ["serve-web"], ["remote-tunnel"]):
+        f.ask(f"{p.name}: opens a tunnel through which another machine runs commands here",
+              True)
     runs = [w for k, w in enumerate(words) if w.startswith("+") or (k and words[k - 1] in (
         "-c", "--cmd", "--eval", "--exec", "-e", "-ex"))]
     loads = [words[k + 1] for k, w in enumerate(words[:-1]) if w in (
@@ -285,6 +300,10 @@ def editor(f: Findings, p: Parsed, depth: int) -> None:
                 re.fullmatch(r"-[a-zA-Z]*[sE][a-zA-Z]*", w) for w in words)):
         f.ask(f"{p.name}: runs commands or loads scripts from its arguments", True)
     f.ask(f"{p.name}: opens an editor")
+    for k, word in enumerate(words):  # a file opened is written when saved
+        if not word.startswith(("-", "+")) and (k == 0 or not words[k - 1].startswith("-")) \
+                and word.startswith(("/", "~", "..")):
+            roles.check(f, p.name, "a", word, p.dynamic[k + 1], depth, quiet=True)
 
 
 FIXES = frozenset({"-w", "--write", "-i", "--in-place", "--fix", "--unsafe-fixes",
@@ -296,13 +315,40 @@ CHECKS = frozenset({"--check", "--diff", "-l", "-d", "--dry-run", "-n", "--list"
 CODE_CONFIG = frozenset({"mypy", "pylint", "eslint", "prettier"})
 
 
+# a checker's option that names a program it runs (`actionlint -shellcheck=PATH`,
+# `-pyflakes=PATH`, `--*-executable`, `--*-command`) or plugins it loads
+LINTER_RUNS = re.compile(r"^--?(shellcheck|pyflakes|[\w-]*(executable|binary|command|cmd|"
+                         r"exec|program|plugins?|hook))$")
+
+
 def linter(f: Findings, p: Parsed, depth: int) -> None:
     words = {w.split("=", 1)[0] for w in p.argv[1:]}
-    if words & FIXES:
+    runs = sorted(w for w in words if LINTER_RUNS.match(w))
+    if runs:
+        f.ask(f"{p.name}: runs or loads the program its option names ({runs[0][:24]})", True)
+    if words & FIXES or words & {"--report-path", "--report", "--sarif-file"}:
         f.ask(f"{p.name}: may rewrite files")
+    report_files(f, p, depth)
     for arg in p.operands:
         if not arg.text.startswith("-") and not arg.dynamic:
             read_path(f, arg.text)
+
+
+# options that name a report or cache a checker writes (`mypy --junit-xml F`, `--html-report D`)
+REPORT_OPTION = re.compile(r"^(--([\w-]+-report|junit-xml|cache-dir|output-file|output|"
+                           r"outfile|log-file|report-path|report|report-file|sarif-file|out)|"
+                           r"-o)$")
+
+
+def report_files(f: Findings, p: Parsed, depth: int) -> None:
+    words = p.argv[1:]
+    for k, word in enumerate(words):
+        name, equals, value = word.partition("=")
+        if not equals:
+            value = words[k + 1] if k + 1 < len(words) else ""
+        if value and REPORT_OPTION.match(name):
+            roles.check(f, p.name, "a", value, p.dynamic[k + 1 + (not equals)], depth,
+                        quiet=True)
 
 
 def formatter(f: Findings, p: Parsed, depth: int) -> None:
@@ -310,6 +356,7 @@ def formatter(f: Findings, p: Parsed, depth: int) -> None:
     name = p.name
     if name in CODE_CONFIG:
         f.ask(f"{name}: loads the project's configuration and plugins (they can run code)")
+        report_files(f, p, depth)
         return
     if name == "ruff":
         verb = next((a.text for a in p.operands if not a.text.startswith("-")), "check")

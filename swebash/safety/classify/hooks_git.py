@@ -5,6 +5,7 @@ the listing forms of branch/tag/config, and the destructive forms of the write v
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Callable
@@ -146,7 +147,8 @@ def config(f: Findings, p: Parsed, depth: int) -> None:
         f.ask("git config: changes the configuration")
 
 
-SCP_LIKE = re.compile(r"^(?:[\w.-]+@)?(\[[^\]]+\]|[\w.-]+):")
+# `host:path` — an address has no spaces (`git commit -m "fix: x"` names no host)
+SCP_LIKE = re.compile(r"^(?:[\w.-]+@)?(\[[^\]]+\]|[\w.-]+):(?!.*\s)")
 
 
 def remote_url(f: Findings, p: Parsed, depth: int) -> None:
@@ -191,6 +193,12 @@ def write(f: Findings, p: Parsed, depth: int) -> None:
     if any(long_option(w, *RUNS) for w in rest) or (verb == "clone" and (
             letters & {"u"} or "--config" in flags or "-c" in rest)):
         f.ask(f"git {verb}: an option makes git run a program", True)
+    if verb == "apply" and "--unsafe-paths" in flags:
+        f.ask("git apply --unsafe-paths: writes outside the working tree", True)
+    directories = [w.split("=", 1)[1] for w in rest if w.startswith("--directory=")] + [
+        b for a, b in itertools.pairwise(rest) if a == "--directory"]
+    if verb in ("apply", "am") and any(d.startswith(("/", "~", "..")) for d in directories):
+        f.ask(f"git {verb}: applies the patch under a directory outside the tree", True)
     if verb == "reset" and "--hard" in flags:
         f.ask("git reset --hard: discards uncommitted work", True)
     elif verb == "push":

@@ -56,11 +56,18 @@ def gnuplot(f: Findings, p: Parsed, depth: int) -> None:
         f.ask("gnuplot: runs gnuplot scripts (they can run shell commands)")
 
 
+TEX_IO = re.compile(r"\\(openout|write18|immediate\s*\\write|input\s*\||openin)")
+
+
 def tex(f: Findings, p: Parsed, depth: int) -> None:
     words = p.argv[1:]
     if any(re.match(r"^--?(shell-escape|enable-write18|shell-restricted=false)", w)
            or "-shell-escape" in w for w in words):
         f.ask(f"{p.name}: lets the document run shell commands", True)
+    # TeX source given inline (a word starting with a control sequence) that opens files
+    # or pipes: it writes wherever it names, or runs a command
+    if any(w.startswith("\\") and TEX_IO.search(w) for w in words):
+        f.ask(f"{p.name}: runs inline TeX that writes files or runs commands", True)
     if words and all(w in ("--version", "-v", "--help", "-h", "-version") for w in words):
         return
     f.ask(f"{p.name}: compiles a document (TeX reads and writes files)")
@@ -126,7 +133,7 @@ def logrotate(f: Findings, p: Parsed, depth: int) -> None:
 
 def script_cmd(f: Findings, p: Parsed, depth: int) -> None:
     if not p.values("-c", "--command"):
-        f.ask("script: starts a shell that records the terminal")
+        f.ask("script: starts a shell that records the terminal", True)
     if not p.operands and not p.has("-c", "--command"):
         return
     if not p.operands:

@@ -36,23 +36,77 @@ def secret_store(f: Findings, p: Parsed, depth: int) -> None:
     f.ask(f"{p.name}: reads a password store, a secret or a key agent", True)
 
 
+# the words each system-information tool is known to read with: anything else may name a
+# file to write (`inxi --output-file`), a configuration that is code (neofetch's is a bash
+# script it sources) or an image backend to run
+SYSINFO_WORDS = {
+    "sw_vers": frozenset({"-productName", "-productVersion", "-buildVersion",
+                          "-productVersionExtra", "--productName", "--productVersion",
+                          "--buildVersion"}),
+    "neofetch": frozenset({"--off", "--stdout", "--ascii_distro", "--disable", "--color_blocks",
+                           "--bold", "--underline", "--cpu_temp", "--memory_percent"}),
+    "fastfetch": frozenset({"--logo", "none", "--pipe", "--structure", "--list-modules",
+                            "--list-logos", "--print-logos", "--format", "json", "-l",
+                            "--stdout"}),
+    "screenfetch": frozenset({"-n", "-N", "-t", "-v", "-E", "-V", "-h", "-d", "-D"}),
+    "inxi": frozenset({"-b", "-F", "-Fx", "-Fxx", "-Fxxx", "-Fz", "-Fxz", "-C", "-G", "-A",
+                       "-N", "-n", "-D", "-P", "-S", "-I", "-M", "-B", "-m", "-s", "-z", "-x",
+                       "-xx", "-xxx", "-c0", "--basic", "--full", "--cpu", "--graphics",
+                       "--audio", "--disk", "--system", "--machine", "--memory", "--filter",
+                       "--no-host", "--output", "json", "--output-type"}),
+    "system_profiler": frozenset({"-listDataTypes", "-json", "-detailLevel", "mini", "basic",
+                                  "full", "-xml"}),
+}
+
+
 def sysinfo(f: Findings, p: Parsed, depth: int) -> None:
-    if any(w.startswith(("-o", "--output", "-xml", "-outputfile")) for w in p.argv[1:]):
-        f.ask(f"{p.name}: writes a report file")
+    known = SYSINFO_WORDS.get(p.name, frozenset())
+    for word in p.argv[1:]:
+        if word in known or (p.name == "system_profiler" and re.fullmatch(r"SP\w+DataType",
+                                                                          word)):
+            continue
+        if p.name == "neofetch" and word.split("=", 1)[0] in ("--config", "--source"):
+            f.ask("neofetch: sources a configuration (a bash script)", True)
+        f.ask(f"{p.name}: unknown option {word[:20]} (not known to be read-only)")
+        return
 
 
 WRITE_WORDS = frozenset({"split", "partition", "put", "delete", "write", "-o", "--output",
                          "--report-file", "--out", "--sql", "--write-lang-def", "--to",
-                         "-O", "--output-file", "-w"})
+                         "-O", "--output-file", "-w", "--format-multi"})
+WRITE_VERBS = frozenset({"split", "partition", "tee"})
 
 
 def writes_files(f: Findings, p: Parsed, depth: int) -> None:
     words = {w.split("=", 1)[0] for w in p.argv[1:]}
     if words & WRITE_WORDS:
         f.ask(f"{p.name}: writes files")
+    for target, dynamic in written_paths(p):
+        roles.check(f, p.name, "a", target, dynamic, depth, quiet=True)
     for arg in p.operands:
         if not arg.text.startswith("-") and not arg.dynamic and "/" in arg.text:
             roles.check(f, p.name, "r", arg.text, False, depth)
+
+
+def written_paths(p: Parsed) -> list[tuple[str, bool]]:
+    """The paths a tool's write options and verbs name (`-o F`, `--out=F`, `split DIR`,
+    scc's `--format-multi json:F,csv:G`): judged as writes, so outside the tree is
+    dangerous."""
+    words, dyn = p.argv[1:], p.dynamic[1:]
+    out: list[tuple[str, bool]] = []
+    for k, word in enumerate(words):
+        name, equals, value = word.partition("=")
+        if name not in WRITE_WORDS | WRITE_VERBS:
+            continue
+        at = k if equals else k + 1
+        if not equals:
+            value = words[at] if at < len(words) else ""
+        parts = [part.split(":", 1)[-1] for part in value.split(",")] \
+            if name == "--format-multi" else [value]
+        out += [(part, dyn[at] if at < len(dyn) else False) for part in parts
+                if part and not part.startswith("-") and
+                ("/" in part or part.startswith(("~", "..")))]
+    return out
 
 
 MANAGER_READ = frozenset({"versions", "version", "which", "root", "prefix", "commands",

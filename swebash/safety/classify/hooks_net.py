@@ -275,6 +275,13 @@ def netcat(f: Findings, p: Parsed, depth: int) -> None:
 def aria2c(f: Findings, p: Parsed, depth: int) -> None:
     if any(w.startswith(("--on-", "--conf-path", "-i", "--input-file")) for w in p.argv[1:]):
         f.ask("aria2c: an option runs a program or reads a file of commands", True)
+    words = p.argv[1:]
+    for k, word in enumerate(words):
+        name, equals, value = word.partition("=")
+        if name in ("-o", "--out", "-d", "--dir"):
+            target = value if equals else (words[k + 1] if k + 1 < len(words) else "")
+            if target:
+                roles.check(f, "aria2c", "a", target, False, depth, quiet=True)
 
 
 def nslookup(f: Findings, p: Parsed, depth: int) -> None:
@@ -298,7 +305,7 @@ def nmap(f: Findings, p: Parsed, depth: int) -> None:
         elif word.startswith(("-o", "--append-output", "--stylesheet")):
             target = word[3:] if len(word) > 3 else (p.argv[k + 1] if k + 1 < len(p.argv)
                                                      else "")
-            roles.check(f, "nmap", "w", target, False, depth)
+            roles.check(f, "nmap", "w", target.removeprefix("="), False, depth)
         elif word.startswith(("-iL", "--excludefile")):
             target = word[3:] if len(word) > 3 else (p.argv[k + 1] if k + 1 < len(p.argv)
                                                      else "")
@@ -335,6 +342,12 @@ def openssl(f: Findings, p: Parsed, depth: int) -> None:
         f.ask("openssl: interactive mode reads commands")
         return
     verb = words[0]
+    # a file it writes outside the tree (in it, a new key is what `genrsa -out` is for)
+    for k, word in enumerate(words[1:-1], 2):
+        if word in ("-out", "-keyout", "-signature") and \
+                p.argv[k + 1].startswith(("/", "~", "..")):
+            roles.check(f, f"openssl {verb[:12]}", "w", p.argv[k + 1], p.dynamic[k + 1],
+                        depth, quiet=True)
     if verb not in OPENSSL_READ:
         f.ask(f"openssl {verb[:12]}: not known to be read-only")
         return
@@ -354,6 +367,8 @@ def ssh_keygen(f: Findings, p: Parsed, depth: int) -> None:
     keys or known_hosts."""
     words = p.argv[1:]
     flags = "".join(w[1:] for w in words if re.fullmatch(r"-[a-zA-Z]+", w))
+    if "D" in flags or any(w.startswith("-D") for w in words):
+        f.ask("ssh-keygen: loads the PKCS#11 library it is given", True)
     if not (set(flags) & set("lFB")) or set(flags) & set("RtpcNeiyAKkHrusIDMOYg"):
         f.ask("ssh-keygen: creates or changes keys or known_hosts",
               bool(set(flags) & set("RH")))  # your known_hosts, outside the tree

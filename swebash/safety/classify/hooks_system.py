@@ -313,7 +313,10 @@ def tmux(f: Findings, p: Parsed, depth: int) -> None:
     if verbs and verbs[0] in TMUX_SCREEN:
         f.ask("tmux: reads what another pane shows or holds (it may hold secrets)", True)
         return
-    if not verbs or verbs[0] in TMUX_READ:
+    if not verbs:
+        f.ask("tmux: starts a session whose shell runs outside the sandbox", True)
+        return
+    if verbs[0] in TMUX_READ:
         if verbs[:1] == ["display-message"] and "-p" not in p.argv:
             f.ask("tmux: shows a message on another client")
         return
@@ -323,7 +326,9 @@ def tmux(f: Findings, p: Parsed, depth: int) -> None:
     f.ask("tmux: runs, types or changes things in a terminal outside the sandbox", True)
 
 
-SCREEN_VALUES = frozenset("SctThpeL")  # letters whose option takes the next word
+SCREEN_VALUES = frozenset("SctThpe")  # letters whose option takes the next word
+# `-L` is a flag, but some versions take the log file as its next word: that word is judged
+# both as the file written and as the command run
 
 
 def screen(f: Findings, p: Parsed, depth: int) -> None:
@@ -341,7 +346,10 @@ def screen(f: Findings, p: Parsed, depth: int) -> None:
         if letters.startswith("X"):
             f.ask("screen -X: types or runs commands in a running session", True)
             return
-        k += 2 if letters[-1] in SCREEN_VALUES and not letters.startswith("Logfile") else 1
+        if letters in ("Logfile", "L") and k + 1 < len(words) and \
+                not words[k + 1].startswith("-"):
+            roles.check(f, "screen", "a", words[k + 1], dyn[k + 1], depth, quiet=True)
+        k += 2 if letters[-1] in SCREEN_VALUES or letters == "Logfile" else 1
     f.ask("screen: runs or types commands in a terminal outside the sandbox", outside)
     if k < len(words):
         f.judge(f, words[k:], dyn[k:], depth)

@@ -52,6 +52,8 @@ ADMIN_NAME = re.compile(r"(ctl|adm|-reconfigure|-config-manager)$|^(update-|dpkg
                         r"btrfs|setenforce|semanage|setsebool|aa-|apparmor|(user|group)"
                         r"(add|mod|del)|chage|vipw|visudo|pam-|authconfig|firewall|ufw|"
                         r"netplan|ifup|ifdown|modprobe|insmod|rmmod|kexec|sysctl)")
+# sub-commands that open an interactive shell or console, whatever tool they belong to
+SHELL_VERBS = frozenset({"shell", "sh", "bash", "console", "repl", "run-shell", "subshell"})
 RUNNERS = re.compile(r"^(/[\w./-]*/)?(sh|bash|zsh|dash|ksh|fish|python[\d.]*|perl|ruby|node|"
                      r"php|lua|nc|ncat|socat|busybox)$")
 LIBRARY = re.compile(r"\.(so(\.\d+)*|dylib|dll|ko)$")
@@ -60,6 +62,17 @@ CODE = re.compile(r"\$\(|`|\|\s*\w|;\s*\w|&&|\bsh\s+-c\b|\bsystem\s*\(|\bexec\s*
 CALLS = re.compile(r"\b(system|exec|popen|spawn|execl|execve|os\.system|shell_exec|"
                    r"passthru|proc_open)\s*\(|proxycommand|localcommand|"
                    r"^/bin/(ba|da|z|k|c|tc)?sh$", re.I)
+# a shell named inside a word where code would name it (`--address=unixexec:path=/bin/sh`,
+# `'%(/bin/sh)'`, `execute(/bin/sh)`, `'x; /bin/sh #'`, `/bin/sh -i`): a value no read-only
+# use of a program carries. Prose that mentions one (a commit message: "use /bin/sh in
+# hooks") has a word on either side, and is not matched.
+SHELL_PATH = r"(/usr)?(/local)?/bin/(ba|da|z|k|c|tc|fi|a|mk|ya)?sh(?![\w.-])"
+SHELL_INSIDE = re.compile(r"(^|[=:(;{'\"`,|&])\s*" + SHELL_PATH + r"|(?<![\w.~-])" + SHELL_PATH +
+                          r"(\s*($|[;)}'\"`,|&<>#])|\s+-)|\$\{?SHELL\b")
+# an option whose name says its value is a command, script or program to run
+# (`--password-command=…`, `--conf-script …`, `--exec-cmd`); `--no-exec` and the like carry none
+RUNS_OPTION = re.compile(r"^--?(?!-)(?!no-|ignore-|skip-|disable-|without-)[\w-]*(command|cmd|"
+                         r"exec|script|program|hook|shell|eval|interpreter)s?$", re.I)
 PERSIST = ("/.git/hooks/", "/.config/autostart/", "/.config/systemd/", "/.local/bin/",
            "/etc/cron", "/var/spool/cron", "/etc/systemd/", "/etc/profile",
            "/library/launchagents/", "/.ssh/", "/.config/swebash/", "/.config/git/")
@@ -81,6 +94,9 @@ def unknown_program(f: Findings, name: str, argv: list[str]) -> None:
     if DESTROY_NAME.search(name.lower()):
         f.ask(f"{name}: its name says it destroys or removes something", True)
         return
+    verb = next((w for w in argv[1:] if not w.startswith("-")), "")
+    if verb in SHELL_VERBS:
+        f.ask(f"{name}: its verb opens a shell or a console ({verb})", True)
     destroys(f, name, argv[1:])
     if name in LIVE:
         f.ask(f"{name}: changes live infrastructure", True)
@@ -90,6 +106,9 @@ def unknown_program(f: Findings, name: str, argv: list[str]) -> None:
 
 def unknown_verb(f: Findings, label: str, argv: list[str], parsed: Parsed) -> None:
     verb = parsed.unknown_verb or ""
+    if verb in SHELL_VERBS:
+        f.ask(f"{label}: its verb opens a shell or a console ({verb})", True)
+        return
     start = next((i for i, w in enumerate(argv) if w == verb), 1)
     if not destroys(f, label, argv[start:]) and parsed.name in LIVE:
         f.ask(f"{label}: changes live infrastructure", True)
@@ -130,8 +149,13 @@ def words(f: Findings, label: str, argv: list[str], dynamic: list[bool], *,
             if secret:
                 f.ask(f"{label}: is handed {secret} through a path built at run time", True)
                 return
+            if code and (SHELL_INSIDE.search(word) or CALLS.search(word)):
+                f.ask(f"{label}: is handed a shell to run", True)
+                return
             continue
         reason = word_reason(f, word, code)
+        if not reason and code:
+            reason = option_reason(word, argv[index + 1] if index + 1 < len(argv) else None)
         if reason:
             f.ask(f"{label}: {reason}", True)
             return
@@ -158,4 +182,20 @@ def word_reason(f: Findings, word: str, code: bool = True) -> str | None:
         return f"is handed a program or library to run ({value[:30]})"
     if (" " in value and CODE.search(value)) or CALLS.search(value):
         return "is handed code to run"
+    if SHELL_INSIDE.search(value):
+        return "is handed a shell to run"
+    return None
+
+
+def option_reason(word: str, following: str | None) -> str | None:
+    """An option named for a command to run, given one (attached or as the next word)."""
+    if not word.startswith("-"):
+        return None
+    name, equals, value = word.partition("=")
+    if not equals:
+        value = following or ""
+    if value and not value.startswith("-") and RUNS_OPTION.match(name):
+        return f"is handed a command to run ({name[:30]})"
+    if re.match(r"^--?listen(-[\w-]+)?$", name, re.I):
+        return "listens for connections (whoever reaches the port drives it)"
     return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "mksh", "csh", "tcsh",
-                    "rbash", "yash", "busybox"})
+                    "rbash", "yash", "busybox", "posh", "sash", "oksh", "loksh", "osh"})
 INTERPRETERS = frozenset({"python", "python2", "python3", "node", "nodejs", "ruby",
                           "php", "lua", "luajit", "deno", "bun", "Rscript", "R", "tclsh", "wish",
                           "pwsh", "osascript", "ipython", "irb", "jshell", "groovy", "julia",

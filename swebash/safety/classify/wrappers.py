@@ -75,6 +75,14 @@ WRAPPERS: dict[str, Wrapper] = {
     "nohup": Wrapper(),
     "setsid": Wrapper("", "cfw", long_flags=("--ctty", "--fork", "--wait")),
     "chronic": Wrapper("", "ev"),
+    # readline around a command: its log and history files are written, a filter runs
+    "rlwrap": Wrapper("bCDefgHlLMOPqsStwz", "AciInNrRvW", "amp", (
+        "--logfile", "--history-filename", "--file", "--command-name"), (
+        "--ansi-colour-aware", "--complete-filenames", "--case-insensitive", "--no-children",
+        "--no-warnings", "--remember", "--renice", "--version"), {
+        "-l": "write", "--logfile": "write", "-H": "write", "--history-filename": "write",
+        "-f": "read", "--file": "read", "-z": "danger", "--filter": "danger"},
+        bare_ok=False),
     "unbuffer": Wrapper("", "p"),
     "time": Wrapper("of", "apqv", "", ("--output", "--format"),
                     ("--append", "--portability", "--verbose", "--quiet"),

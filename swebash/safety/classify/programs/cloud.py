@@ -135,8 +135,10 @@ KUBE_OUT = ("-o: --output: -l: --selector: --field-selector: -A --all-namespaces
 
 
 def kubectl() -> Spec:
-    def kread(options: str = "", hook: str = "") -> Spec:
-        return prog(options, args="p*", inherits=True, abbrev=False, hook=hook)
+    def kread(options: str = "", hook: str = "",
+              danger: dict[str, str] | None = None) -> Spec:
+        return prog(options, args="p*", inherits=True, abbrev=False, hook=hook,
+                    danger=danger)
     return prog(
         KUBE_GLOBAL, abbrev=False, danger=KUBE_DANGER, info="--help -h version",
         subs={"get": kread(KUBE_OUT + " --raw:", hook="kubectl_get"),
@@ -161,7 +163,9 @@ def kubectl() -> Spec:
                               "--output: --no-headers --chunk-size:"),
               "wait": kread("--for: --timeout: -l: --selector: --all -A "
                             "--all-namespaces -f:r --field-selector: -o:"),
-              "kustomize": kread("--enable-helm --load-restrictor:"),
+              "kustomize": kread("--enable-helm", danger={
+                  "--load-restrictor:": "lets the kustomization read files outside its "
+                                        "directory"}),
               "completion options plugin": kread(),
               "config": prog(subs={
                   "view": kread("--minify -o: --output: --merge: --raw --flatten",

@@ -39,6 +39,8 @@ define("mysql mariadb", lambda: prog(
     "--init-command: --no-defaults --print-defaults", args="p?", hook="mysql",
     danger={"--pager:: --tee:w --system-command --plugin-dir: --load-data-local-dir: "
             "--local-infile::": "runs a pager, writes a log or reads local files",
+            "--default-auth: --plugin-load: --plugin-load-add:": "loads the plugin library "
+            "it is given",
             "--defaults-file:r --defaults-extra-file:r --defaults-group-suffix:":
             "reads options from a file"}))
 define("mysqldump mariadb-dump pg_dump pg_dumpall mongodump", lambda: prog(

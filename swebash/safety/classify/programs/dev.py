@@ -65,7 +65,7 @@ define("pwsh powershell", lambda: prog(
 define("osascript", lambda: prog("-l: -s:", args="p*", hook="script",
                                  danger={"-e:": INLINE}))
 define("tclsh wish expect jshell irb ghci runghc guile racket sbcl scala kotlin swift "
-       "elixir iex escript ocaml groovy ts-node tsx erl", lambda: prog(
+       "elixir iex escript ocaml groovy ts-node tsx erl jrunscript clisp gst pry", lambda: prog(
            args="p*", raw=True, hook="script", info="--version -v -version -V --help -h"))
 define("gcc g++ cc c++ clang clang++ gcc-12 gcc-13 gcc-14 tcc icc icx", lambda: prog(
     args="p*", raw=True, hook="compiler"))

@@ -34,8 +34,10 @@ define("sg newgrp", lambda: prog(args="p*", raw=True, hook="sg",
 define("ssh-agent", lambda: prog("-a: -c -D -d -E: -k -P: -s -t: -O:", args="x?",
                                  permute=False, hook="launcher",
                                  ask={"-k -a: -D -d": "starts, stops or binds an agent"}))
-define("dbus-run-session", lambda: prog("--config-file:r --dbus-daemon:", args="x?",
-                                        permute=False, hook="launcher"))
+define("dbus-run-session", lambda: prog("--config-file:r", args="x?", permute=False,
+                                        hook="launcher", danger={
+                                            "--dbus-daemon:": "runs the program it is given "
+                                            "as the bus daemon"}))
 define("xvfb-run", lambda: prog("-a -d -e: -f: -n: -l -s: -w: -p: --auto-servernum "
                                 "--server-num: --error-file: --auth-file: --server-args: "
                                 "--wait:", args="x?", permute=False, hook="launcher"))

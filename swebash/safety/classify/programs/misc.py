@@ -9,7 +9,11 @@ from swebash.safety.classify.grammar import Table, definer, prog
 SPECS: Table = {}
 define = definer(SPECS)
 
-define("sh bash zsh dash ksh ash mksh csh tcsh rbash yash fish busybox", lambda: prog(
+# shells whose language is not the shell's: whatever they are given runs unread
+define("elvish rc xonsh nu nushell ysh es", lambda: prog(
+    args="p*", raw=True, effect="starts a shell (it runs whatever it reads)", dangerous=True))
+define("sh bash zsh dash ksh ash mksh csh tcsh rbash yash fish busybox posh sash oksh loksh "
+       "osh", lambda: prog(
     args="p*", raw=True, hook="shell", info="--version -version --help"))
 define("security secret-tool pass gopass op bw lpass keyring vault aws-vault gpg-agent "
        "kwallet-query keepassxc-cli chamber doppler infisical berglas sops age "
@@ -17,9 +21,32 @@ define("security secret-tool pass gopass op bw lpass keyring vault aws-vault gpg
            args="p*", raw=True, hook="secret_store", info="--version -v version"))
 define("lsb_release", lambda: prog("-a -i -d -r -c -s -v --all --id --description --release "
                                    "--codename --short"))
-define("sw_vers uuidgen fc-list fc-match neofetch fastfetch screenfetch inxi lshw hwinfo "
-       "system_profiler mdls mdfind dmidecode", lambda: prog(
-           args="p*", raw=True, hook="sysinfo"))
+define("sw_vers neofetch fastfetch screenfetch inxi system_profiler", lambda: prog(
+    args="p*", raw=True, hook="sysinfo"))
+define("uuidgen", lambda: prog("-rtmsxhV -n: -N: --random --time --md5 --sha1 --hex "
+                               "--namespace: --name: --count: -C:"))
+define("fc-list fc-match", lambda: prog("-sabvqVh -f: --sort --all --brief --verbose --quiet "
+                                        "--format:", args="p*"))
+define("lshw", lambda: prog(
+    "-X -html -xml -json -short -businfo -class: -C: -c: -enable: -disable: -quiet "
+    "-sanitize -numeric -notime -version -help", single=True,
+    ask={"-dump:w": "writes what it finds to a database file"}))
+define("hwinfo", lambda: prog(
+    "--short --listmd --only: --verbose --debug: --map --all --reallyall --arch --bios "
+    "--block --bluetooth --braille --bridge --camera --cdrom --chipcard --cpu --disk --dsl "
+    "--dvb --fingerprint --floppy --framebuffer --gfxcard --hub --ide --isapnp --isdn "
+    "--joystick --keyboard --memory --mmc-ctrl --modem --monitor --mouse --netcard "
+    "--network --partition --pci --pcmcia --pcmcia-ctrl --pppoe --printer --redasd "
+    "--scanner --scsi --smp --sound --storage-ctrl --sys --tape --tv --uml --usb "
+    "--usb-ctrl --vbe --wlan --xen --zip --show-config:",
+    ask={"--log:w --dump-db: --save-config:": "writes a log or its saved configuration"}))
+define("mdls", lambda: prog("-raw -name: -nullMarker: -plist:w", single=True, args="r+"))
+define("mdfind", lambda: prog("-onlyin:n -name: -live -count -0 -interpret -literal -attr: "
+                              "-s:", single=True, args="p*"))
+define("dmidecode", lambda: prog(
+    "-hquV -d:r --dev-mem:r -s: --string: -t: --type: -H: --handle: --dump --no-sysfs "
+    "--no-quirks --oem-string: --from-dump:r --quiet",
+    ask={"--dump-bin:w": "writes the raw tables to a file"}))
 define("dircolors", lambda: prog("-bcp --sh --bourne-shell --csh --c-shell --print-database "
                                  "--print-ls-colors", args="r?"))
 define("exa eza lsd", lambda: prog(

@@ -142,10 +142,12 @@ define("stern kubetail", lambda: prog(args="p*", raw=True, hook="cloud_generic",
 define("kubectx kubens", lambda: prog("-c -h --current --help", args="p?",
                                       hook="kube_switch"))
 define("kustomize", lambda: prog(subs={
-    "build": prog("--enable-helm --load-restrictor: -o:w --output:w --enable-alpha-plugins "
+    "build": prog("--enable-helm -o:w --output:w --enable-alpha-plugins "
                   "--enable-exec --network --reorder:", args="p?",
                   danger={"--enable-exec --enable-alpha-plugins --enable-star":
-                          "runs plugins (programs) named by the kustomization"}),
+                          "runs plugins (programs) named by the kustomization",
+                          "--load-restrictor:": "lets the kustomization read files "
+                                                "outside its directory"}),
     "version": prog(), "cfg": prog(subs={"tree cat count grep": prog(args="p*", raw=True)}),
     "edit create init localize": prog(args="p*", raw=True,
                                       effect="changes a kustomization")},

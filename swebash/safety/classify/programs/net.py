@@ -161,6 +161,9 @@ define("nc ncat netcat socat telnet ftp tftp lftp smbclient websocat wscat", lam
     args="p*", raw=True, hook="netcat"))
 define("aria2c", lambda: prog(args="p*", raw=True, hook="aria2c",
                               effect="downloads into files"))
+define("ssh-copy-id", lambda: prog(args="p*", raw=True, effect="installs your public key "
+                                   "into another machine's account", dangerous=True))
+define("lwp-download", lambda: prog("-a -s", args="u w?", effect="downloads into a file"))
 PING = ("-46aAbBdDfhLnOqrRUvV -c: -i: -I: -l: -m: -M: -Q: -s: -S: -t: -T: -w: -W: -F: -N: "
         "-e:")
 define("ping ping6", lambda: prog(PING, args="h+", hook="net_dynamic",
@@ -183,9 +186,11 @@ define("dig kdig drill delv", lambda: prog(
 define("host", lambda: prog("-aACdlNrsTUvVwW46 -c: -N: -R: -t: -W: -m:", args="h+",
                             hook="net_dynamic"))
 define("nslookup", lambda: prog(args="h*", raw=True, hook="nslookup"))
-define("whois", lambda: prog("-aAbBcdGHIKlLmMrRx -h:h -p: -i: -T: -s: -t: -v: -q: "
-                             "--host:h --port: --verbose --no-recursion", args="h+",
-                             hook="net_dynamic"))
+define("whois", lambda: prog("-aAbBcdGHIKlLmMrRx -h:h -i: -T: -s: -t: -v: -q: "
+                             "--host:h --verbose --no-recursion", args="h+",
+                             hook="net_dynamic",
+                             danger={"-p: --port:": "sends its words to a chosen port (a raw "
+                                     "connection to any service)"}))
 define("getent", lambda: prog("-is --service: --no-idn", args="p p*", hook="getent"))
 define("resolvectl systemd-resolve", lambda: prog(
     "-46i -t: -c: -p: --legend: --no-pager --json: --cache: --zone: --trust-anchor: "

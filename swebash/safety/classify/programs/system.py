@@ -232,8 +232,11 @@ define("addr2line llvm-addr2line", lambda: prog(
     "--inlines --pretty-print --basenames --section:", args="p*"))
 define("ldd", lambda: prog("-vuRrd --verbose --unused --data-relocs --function-relocs",
                            args="p+", hook="ldd"))
-define("tmux", lambda: prog("-2CDluNvV -L: -S:n -f:r -c:", args="p*", hook="tmux",
-                            permute=False))
+define("tmux", lambda: prog(
+    "-2CDluNvV -L:", args="p*", hook="tmux", permute=False,
+    danger={"-c:c": "runs a shell command", "-f:r": "loads a configuration (it can run "
+            "commands)", "-S:n": "talks to the tmux server at a chosen socket (another "
+            "user's server runs commands as that user)"}))
 define("screen", lambda: prog(args="p*", raw=True, hook="screen"))
 define("xdotool ydotool wtype kitty wezterm", lambda: prog(args="p*", raw=True,
                                                            hook="typist"))

@@ -206,6 +206,8 @@ define("exiftool", lambda: prog(
     "-json -php -csv -struct -sort -x: -progress -m -s3 -s2 -s1 -G0 -G1 -G2 -G3 -a -D "
     "-validate -ver", single=True, args="r*", hook="exiftool",
     danger={"-if: -config: -userparam: -efile:": "evaluates Perl code or loads a config",
+            "-filename:w -FileName:w -directory:w -Directory:w -hardlink:w -HardLink:w "
+            "-symlink:w -SymLink:w -testname:w -TestName:w "
             "-o:w -w:w -W:w -out:w -tagsfromfile:r -overwrite_original "
             "-overwrite_original_in_place -delete_original": "writes or deletes files"}))
 define("pdftotext pdfinfo pdffonts pdfimages pdftohtml", lambda: prog(
