@@ -89,6 +89,19 @@ CAPABILITY_DANGEROUS = [
     "kubectl kustomize --load-restrictor=LoadRestrictionsNone overlays/dev",
     # a key installed into another machine's account
     "ssh-copy-id -i key.pub build@ci.example.com",
+    # any option named for an output file, on a command that asks, judged as the write it is
+    "podman save -o /var/tmp/img.tar web",
+    "mystery-export --output=../sibling/out.json",
+    "reportgen --log-file ~/.profile run",
+    "grapher --out-dir /srv/www render",
+    # a KEY=VALUE setting whose key names a program started with that value
+    "w3m -o editor='touch p' notes.html",
+    "viewer --set pager='id' doc",
+    "browse -o browser=./run-me index.html",
+    # operands and options that name where pieces or temp files are created
+    "split -l 10 big.txt /var/tmp/part.",
+    "csplit --prefix=../piece notes.txt 5",
+    "mktemp -p ~/.config x.XXXX",
 ]
 
 CAPABILITY_NEVER_ALLOW = [
@@ -141,4 +154,9 @@ CAPABILITY_ASKED_PLAIN = [
     "git commit -m 'run hooks with /bin/sh in CI'",
     "git commit -m 'fix: quote paths'",
     "previewer --port=7000 notes.md",
+    # output files inside the tree, and settings that name no program
+    "mystery-export --output=build/out.json",
+    "viewer --set theme=dark doc",
+    "split -l 10 big.txt parts/piece.",
+    "mktemp -d",
 ]

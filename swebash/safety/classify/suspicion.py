@@ -21,7 +21,7 @@ from swebash.safety.classify.roles import (
     skeleton_secret,
     url_host,
 )
-from swebash.safety.paths import RC_FILES, expand
+from swebash.safety.paths import RC_FILES, check_path, expand
 
 # sub-command words that destroy something whatever tool they belong to
 DESTROY_WORDS = frozenset({
@@ -73,6 +73,15 @@ SHELL_INSIDE = re.compile(r"(^|[=:(;{'\"`,|&])\s*" + SHELL_PATH + r"|(?<![\w.~-]
 # (`--password-command=…`, `--conf-script …`, `--exec-cmd`); `--no-exec` and the like carry none
 RUNS_OPTION = re.compile(r"^--?(?!-)(?!no-|ignore-|skip-|disable-|without-)[\w-]*(command|cmd|"
                          r"exec|script|program|hook|shell|eval|interpreter)s?$", re.I)
+# a setting given as KEY=VALUE (`-o editor=…`, `-c core.pager=…`, `--set shell=…`) whose key
+# names a program the tool will start with that value
+RUNS_SETTING = re.compile(r"^[\w.-]*(command|cmd|exec|script|program|hook|shell|interpreter|"
+                          r"editor|pager|browser|viewer|askpass)s?=\S", re.I)
+# an option whose name says its value is a file or directory the program writes
+# (`-o`, `--output`, `--out-file`, `--log-file`, `--dump`, `--save`, `--report-path`)
+OUTPUT_OPTION = re.compile(r"^--?(o|out|output|outfile|outdir|log|logfile|dump|save|report|"
+                           r"export|dest|destination|target|prefix)([-_]?(file|dir|path|"
+                           r"directory|name))?$", re.I)
 PERSIST = ("/.git/hooks/", "/.config/autostart/", "/.config/systemd/", "/.local/bin/",
            "/etc/cron", "/var/spool/cron", "/etc/systemd/", "/etc/profile",
            "/library/launchagents/", "/.ssh/", "/.config/swebash/", "/.config/git/")
@@ -153,9 +162,10 @@ def words(f: Findings, label: str, argv: list[str], dynamic: list[bool], *,
                 f.ask(f"{label}: is handed a shell to run", True)
                 return
             continue
-        reason = word_reason(f, word, code)
+        following = argv[index + 1] if index + 1 < len(argv) else None
+        reason = word_reason(f, word, code) or output_reason(f, word, following)
         if not reason and code:
-            reason = option_reason(word, argv[index + 1] if index + 1 < len(argv) else None)
+            reason = option_reason(word, following)
         if reason:
             f.ask(f"{label}: {reason}", True)
             return
@@ -184,6 +194,24 @@ def word_reason(f: Findings, word: str, code: bool = True) -> str | None:
         return "is handed code to run"
     if SHELL_INSIDE.search(value):
         return "is handed a shell to run"
+    if RUNS_SETTING.match(value):
+        return f"is handed a program to start ({value.split('=', 1)[0][:30]})"
+    return None
+
+
+def output_reason(f: Findings, word: str, following: str | None) -> str | None:
+    """An option named for an output file, given a path the write policy calls dangerous
+    (outside the working tree, a startup file, ``.git``): judged as the write it is."""
+    if not word.startswith("-"):
+        return None
+    name, equals, value = word.partition("=")
+    if not equals:
+        value = following or ""
+    if not value or value.startswith("-") or not OUTPUT_OPTION.match(name):
+        return None
+    verdict = check_path(value, f.cwd, f.home, write=True)
+    if verdict.dangerous:
+        return f"{name} {verdict.reasons[0]}"
     return None
 
 

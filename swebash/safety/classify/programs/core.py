@@ -320,8 +320,8 @@ define("info", lambda: prog("-afkw -d:n -n: --all --apropos: --directory:n --nod
                                             "--dribble:w --restore:r": "reads or records keys"}))
 define("tput", lambda: prog("-SVx -T:", args="p*"))
 define("stty", lambda: prog("-a -g --all --save", args="p*", hook="stty"))
-define("mktemp", lambda: prog("-u --dry-run -q --quiet -p:n --tmpdir::n -t --suffix:",
-                              args="p?", hook="mktemp"))
+define("mktemp", lambda: prog("-d --directory -u --dry-run -q --quiet -p:a --tmpdir::a -t "
+                              "--suffix:", args="p?", hook="mktemp"))
 define("envsubst", lambda: prog("-v --variables", args="p?"))
 define("ulimit", lambda: prog("-HSabcdefiklmnpqrstuvxPRT", args="p?", hook="ulimit",
                               abbrev=False, info=""))

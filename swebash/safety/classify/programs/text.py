@@ -87,10 +87,10 @@ define("split", lambda: prog(
     "-den -a: -b: -C: -l: -t: --suffix-length: --additional-suffix: --bytes: "
     "--line-bytes: --lines: --number: --separator: --elide-empty-files "
     "--numeric-suffixes:: --hex-suffixes:: --unbuffered --verbose -x --elide-empty-files",
-    args="r? p?", effect="writes the pieces to files",
+    args="r? a?", effect="writes the pieces to files",
     danger={"--filter:": "runs a shell command for every piece"}))
 define("csplit", lambda: prog(
-    "-ksnzb -b: -f: -n: --suffix-format: --prefix: --keep-files --suppress-matched "
+    "-ksnzb -b: -f:a -n: --suffix-format: --prefix:a --keep-files --suppress-matched "
     "--digits: --quiet --silent --elide-empty-files", args="r p*",
     effect="writes the pieces to files"))
 define("tee", lambda: prog("-aip --append --ignore-interrupts --output-error::", args="p*",
