@@ -261,7 +261,7 @@ __sb_hidden() {
   builtin local FUNCNEST=0
   __sb_editing "$__sb_mode"  # (a line cut short left readline on)
   __sb_arm s
-  "$@" > "$__sb_dir/hidden" 2>/dev/null
+  "$@" >| "$__sb_dir/hidden" 2>/dev/null
   [[ $o == *u* ]] && builtin set -u
   [[ $o == *e* ]] && builtin set -e
   [[ -n $__sb_pcmode ]] || __sb_readymark now  # PROMPT_COMMAND readonly: the hook never runs
@@ -326,11 +326,11 @@ __sb_trap() {
 # they come from what the `trap` function kept (and EXIT is swebash's)
 __sb_trap_print() {
   builtin local line name
-  builtin trap -p "$@" > "$__sb_dir/traps"
+  builtin trap -p "$@" >| "$__sb_dir/traps"
   while IFS= builtin read -r line; do
     case ${line##* } in DEBUG|ERR|RETURN|EXIT) ;; *) builtin printf '%s\n' "$line" ;; esac
   done < "$__sb_dir/traps"
-  : > "$__sb_dir/traps"
+  : >| "$__sb_dir/traps"
   for name in EXIT DEBUG ERR RETURN; do
     [[ -n ${__sb_traps[$name]+set} ]] || continue
     (( $# == 0 )) || [[ " ${*^^} " == *" $name "* ]] || [[ $name == EXIT \
