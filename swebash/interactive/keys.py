@@ -129,6 +129,25 @@ def _search_prefix(buffer: Buffer, typed: str, backward: bool, substring: bool) 
     return False
 
 
+def magic_space(buffer: Buffer, histexpand: bool) -> None:
+    """readline's magic-space (oh-my-bash binds Space to it): the line's history references
+    expanded in place (``!!``, ``!$``…), then a space, the cursor kept as far from the end as
+    it was; a reference that does not expand leaves the line and inserts nothing, as in bash."""
+    from swebash.interactive.histexpand import HistoryExpander, HistoryExpansionError
+
+    text = buffer.text
+    if histexpand and ("!" in text or text.startswith("^")):
+        try:
+            result = HistoryExpander().expand(text, buffer.history.get_strings())
+        except HistoryExpansionError:
+            return
+        if result.changed:
+            from_end = len(text) - buffer.cursor_position
+            buffer.text = result.line
+            buffer.cursor_position = max(0, len(result.line) - from_end)
+    buffer.insert_text(" ")
+
+
 class ViRepeat:
     """vi's ``.``: the keys of the last change, recorded as they are typed."""
 
