@@ -112,7 +112,7 @@ def test_oh_my_bash_like_bash(term_env: dict[str, str], tmp_path: Path) -> None:
             # on a line being edited the colours are swebash's own (its syntax colouring)
             edited = keys in ("\x1b[A", "\x15echo !! ")
 
-            def seen(term: Term) -> tuple[int, object]:
+            def seen(term: Term, edited: bool = edited) -> tuple[int, object]:
                 x, cells = row(term)
                 return (x, text_of(cells)) if edited else (x, cells)
 
