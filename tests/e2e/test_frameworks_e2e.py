@@ -124,3 +124,37 @@ def test_oh_my_bash_like_bash(term_env: dict[str, str], tmp_path: Path) -> None:
     finally:
         for term in (bash, ours):
             term.close()
+
+
+def test_empty_line_like_bash(term_env: dict[str, str], tmp_path: Path) -> None:
+    """An empty line is a line bash reads: its prompt is expanded anew and a finished job's
+    notice prints, and the job is gone (the next one is [1] again), with no PROMPT_COMMAND
+    (swebash only went back to bash for an empty line when there was one)."""
+    terms: dict[str, Term] = {}
+    for name in ("bash", "swebash"):
+        home = tmp_path / f"home-{name}"
+        (home / ".config").mkdir(parents=True)
+        (home / ".bashrc").write_text("PS1='[$(cat ~/mark)] $ '\n")
+        (home / "mark").write_text("one")
+        env = {**term_env, "HOME": str(home)}
+        terms[name] = (Term(env, ["--noprofile", "-i"], program=BASH) if name == "bash"
+                       else Term(env, []))
+    try:
+        for name, term in terms.items():
+            term.wait_text("[one] $")
+            term.send("sleep 0.2 &\r")
+            term.wait_text("[1] ")
+            time.sleep(0.5)  # the job has ended
+            (tmp_path / f"home-{name}" / "mark").write_text("two")
+            term.send("\r")
+            term.wait_text("[two] $")
+            term.send("sleep 0.1 &\r")
+            term.wait_for(lambda t: t.text().count("[1] ") == 2, 10, "the next job as [1]")
+            settle(term, 0.3)
+        bash, ours = (terms[name].text().splitlines() for name in ("bash", "swebash"))
+        assert any("[1]+  Done" in line for line in bash)
+        strip = [line.split("[1] ")[0] for line in bash], [line.split("[1] ")[0] for line in ours]
+        assert strip[1] == strip[0], (bash, ours)  # same rows (job pids aside)
+    finally:
+        for term in terms.values():
+            term.close()
