@@ -8,6 +8,9 @@ helper files (an error at every prompt), its arrows bound to ``history-search-ba
 cursor at the start of the recalled line, and its ``bind Space:magic-space`` did not expand
 ``!!``. Also the powerline theme's exit-status and git segments and PIPESTATUS. The theme is
 ``powerline`` (no clock in it, so the two prompts are equal to the character).
+
+And what the side-by-side runs with frameworks turned up that is not theirs alone: an empty line
+is a line bash reads (prompt expanded anew, a finished job's notice, the job forgotten).
 """
 
 from __future__ import annotations
