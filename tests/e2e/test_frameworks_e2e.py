@@ -129,28 +129,34 @@ def test_oh_my_bash_like_bash(term_env: dict[str, str], tmp_path: Path) -> None:
             term.close()
 
 
-def test_empty_line_like_bash(term_env: dict[str, str], tmp_path: Path) -> None:
+def test_empty_line_and_case_blind_patterns_like_bash(term_env: dict[str, str],
+                                                      tmp_path: Path) -> None:
     """An empty line is a line bash reads: its prompt is expanded anew and a finished job's
     notice prints, and the job is gone (the next one is [1] again), with no PROMPT_COMMAND
-    (swebash only went back to bash for an empty line when there was one)."""
+    (swebash only went back to bash for an empty line when there was one). And an rc with
+    ``shopt -s nocasematch`` and ``set -E``: swebash read the E in ``$-`` as errexit and the
+    shell ended at the first failing command."""
     terms: dict[str, Term] = {}
     for name in ("bash", "swebash"):
         home = tmp_path / f"home-{name}"
         (home / ".config").mkdir(parents=True)
-        (home / ".bashrc").write_text("PS1='[$(cat ~/mark)] $ '\n")
+        (home / ".bashrc").write_text("shopt -s nocasematch\nset -E\n"
+                                      "PS1='$? [$(cat ~/mark)] $ '\n")
         (home / "mark").write_text("one")
         env = {**term_env, "HOME": str(home)}
         terms[name] = (Term(env, ["--noprofile", "-i"], program=BASH) if name == "bash"
                        else Term(env, []))
     try:
         for name, term in terms.items():
-            term.wait_text("[one] $")
+            term.wait_text("0 [one] $")
+            term.send("false\r")
+            term.wait_text("1 [one] $")
             term.send("sleep 0.2 &\r")
             term.wait_text("[1] ")
             time.sleep(0.5)  # the job has ended
             (tmp_path / f"home-{name}" / "mark").write_text("two")
             term.send("\r")
-            term.wait_text("[two] $")
+            term.wait_text("0 [two] $")
             term.send("sleep 0.1 &\r")
             term.wait_for(lambda t: t.text().count("[1] ") == 2, 10, "the next job as [1]")
             settle(term, 0.3)
