@@ -25,6 +25,7 @@ they began with a change command and changed the text. ``.`` feeds them again.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -84,12 +85,39 @@ class HiddenInput(Processor):
         return Transformation([], source_to_display=lambda i: 0, display_to_source=lambda i: 0)
 
 
+# buffer -> (its text, cursor and history index right after a history search, that search's
+# prefix): a search key pressed again in that same state goes on with the same prefix, as
+# readline does while rl_last_func is a history search
+_SEARCH_RUNS: weakref.WeakKeyDictionary[Buffer, tuple[tuple[str, int, int], str]] = (
+    weakref.WeakKeyDictionary())
+
+
 def history_search(buffer: Buffer, backward: bool, substring: bool = False) -> bool:
     """readline's history-search-backward/-forward: the next older (newer) history line that
-    starts with (``substring``: contains) the text before the cursor; the cursor stays."""
+    starts with (``substring``: contains) the text before the cursor; the cursor stays. The
+    prefix is the one of the first key of a run of searches, and an empty one makes the key
+    previous-/next-history (cursor at the end), as in readline (oh-my-bash binds the arrows
+    to these)."""
+    state = (buffer.text, buffer.cursor_position, buffer.working_index)
+    run = _SEARCH_RUNS.get(buffer)
+    typed = run[1] if run is not None and run[0] == state else buffer.document.text_before_cursor
+    if not typed:
+        index = buffer.working_index
+        if backward:
+            buffer.history_backward()
+        else:
+            buffer.history_forward()
+        moved = buffer.working_index != index
+    else:
+        moved = _search_prefix(buffer, typed, backward, substring)
+    if moved:
+        _SEARCH_RUNS[buffer] = ((buffer.text, buffer.cursor_position, buffer.working_index), typed)
+    return moved
+
+
+def _search_prefix(buffer: Buffer, typed: str, backward: bool, substring: bool) -> bool:
     strings = buffer.history.get_strings()
     point = buffer.cursor_position
-    typed = buffer.document.text_before_cursor
     index = buffer.working_index
     steps = range(index - 1, -1, -1) if backward else range(index + 1, len(strings))
     for i in steps:
@@ -99,6 +127,25 @@ def history_search(buffer: Buffer, backward: bool, substring: bool = False) -> b
             buffer.cursor_position = min(point, len(buffer.text))
             return True
     return False
+
+
+def magic_space(buffer: Buffer, histexpand: bool) -> None:
+    """readline's magic-space (oh-my-bash binds Space to it): the line's history references
+    expanded in place (``!!``, ``!$``…), then a space, the cursor kept as far from the end as
+    it was; a reference that does not expand leaves the line and inserts nothing, as in bash."""
+    from swebash.interactive.histexpand import HistoryExpander, HistoryExpansionError
+
+    text = buffer.text
+    if histexpand and ("!" in text or text.startswith("^")):
+        try:
+            result = HistoryExpander().expand(text, buffer.history.get_strings())
+        except HistoryExpansionError:
+            return
+        if result.changed:
+            from_end = len(text) - buffer.cursor_position
+            buffer.text = result.line
+            buffer.cursor_position = max(0, len(result.line) - from_end)
+    buffer.insert_text(" ")
 
 
 class ViRepeat:

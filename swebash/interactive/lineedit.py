@@ -26,7 +26,14 @@ from prompt_toolkit.key_binding.vi_state import InputMode
 from prompt_toolkit.layout.processors import Processor
 
 from swebash.interactive.bindings import Handler, ReadlineBindings
-from swebash.interactive.keys import Accept, PromptKeys, abort_macro, history_search, yank_pop
+from swebash.interactive.keys import (
+    Accept,
+    PromptKeys,
+    abort_macro,
+    history_search,
+    magic_space,
+    yank_pop,
+)
 from swebash.interactive.tabcomplete import TabCompletion
 from swebash.interactive.widgets import EditorMark, Widgets
 from swebash.shell.session import ShellSession
@@ -71,7 +78,8 @@ class LineEditing:
             "vi-editing-mode": lambda event: set_mode("vi"),
             "emacs-editing-mode": lambda event: set_mode("emacs"),
             "tab-insert": lambda event: event.current_buffer.insert_text("\t"),
-            "magic-space": lambda event: event.current_buffer.insert_text(" "),
+            "magic-space": lambda event: magic_space(
+                event.current_buffer, "histexpand" in self.session.shell_options().set_o),
             "abort": abort_macro,
             "yank-pop": yank_pop,
         }

@@ -259,8 +259,9 @@ class Repl:
             return
         routed = route(line)
         if isinstance(routed, Empty):
-            if self.comfort.state.prompt_commands:
-                self.session.refresh_prompt()  # bash runs PROMPT_COMMAND on an empty line too
+            # bash reads an empty line too: PROMPT_COMMAND runs, finished jobs' notices
+            # ("[1]+ Done") print and the jobs are cleaned up, PS1 is expanded anew (\t, $(…))
+            self.session.refresh_prompt()
             return
         if isinstance(routed, ShellLine):
             self.run_shell_line(line, eof=eof)

@@ -99,9 +99,9 @@ __sb_compopt() {
 # The compspec for command $1 (full name, basename, then -D) into $spec; status 1: none
 __sb_spec_of() {
   spec=
-  builtin complete -p -- "$1" > "$__sb_dir/cspec" 2>/dev/null \
-    || { [[ $1 == */?* ]] && builtin complete -p -- "${1##*/}" > "$__sb_dir/cspec" 2>/dev/null; } \
-    || builtin complete -p -D > "$__sb_dir/cspec" 2>/dev/null || builtin return 1
+  builtin complete -p -- "$1" >| "$__sb_dir/cspec" 2>/dev/null \
+    || { [[ $1 == */?* ]] && builtin complete -p -- "${1##*/}" >| "$__sb_dir/cspec" 2>/dev/null; } \
+    || builtin complete -p -D >| "$__sb_dir/cspec" 2>/dev/null || builtin return 1
   IFS= builtin read -r spec < "$__sb_dir/cspec"
 }
 # Run the compspec in $spec (a `complete -p` line) for the caller's word, adding to $matches;
@@ -131,7 +131,7 @@ __sb_run_spec() {
     (( i += 2 ))
   done
   if (( ${#acts[@]} )); then
-    builtin compgen "${acts[@]}" -- "$cur" > "$__sb_dir/cgen" 2>/dev/null
+    builtin compgen "${acts[@]}" -- "$cur" >| "$__sb_dir/cgen" 2>/dev/null
     builtin mapfile -t got < "$__sb_dir/cgen"
     matches+=("${got[@]}")
   fi
@@ -150,7 +150,7 @@ __sb_run_spec() {
   if [[ -n $ccmd ]]; then
     ( builtin export COMP_LINE="$line" COMP_POINT="${#line}" COMP_TYPE="$ctype" COMP_KEY=9
       builtin set -- "$cmd" "$cur" "$prev"
-      builtin eval -- "$ccmd"' "$@"' ) > "$__sb_dir/cgen" 2>/dev/null
+      builtin eval -- "$ccmd"' "$@"' ) >| "$__sb_dir/cgen" 2>/dev/null
     builtin mapfile -t got < "$__sb_dir/cgen"
     matches+=("${got[@]}")
   fi
@@ -173,11 +173,11 @@ __sb_run_spec() {
     matches=("${kept[@]}")
   fi
   if (( ${#matches[@]} == 0 )) && [[ $__sb_copts == *" dirnames "* ]]; then
-    builtin compgen -d -- "$cur" > "$__sb_dir/cgen" 2>/dev/null
+    builtin compgen -d -- "$cur" >| "$__sb_dir/cgen" 2>/dev/null
     builtin mapfile -t matches < "$__sb_dir/cgen"
     fname=1
   elif [[ $__sb_copts == *" plusdirs "* ]]; then
-    builtin compgen -d -- "$cur" > "$__sb_dir/cgen" 2>/dev/null
+    builtin compgen -d -- "$cur" >| "$__sb_dir/cgen" 2>/dev/null
     builtin mapfile -t got < "$__sb_dir/cgen"
     (( ${#got[@]} )) && fname=1
     matches+=("${got[@]}")
@@ -189,30 +189,30 @@ __sb_default_words() {
   builtin local w
   # variables: kind u when the value names a directory (readline then appends "/")
   if [[ $cur == \$\{* ]]; then
-    builtin compgen -v -- "${cur#\$\{}" > "$__sb_dir/cgen" 2>/dev/null
+    builtin compgen -v -- "${cur#\$\{}" >| "$__sb_dir/cgen" 2>/dev/null
     while IFS= builtin read -r w; do
       [[ $w == __sb_* ]] && builtin continue
       [[ -d ${!w-} ]] && kinds+=(u) || kinds+=(v)
       matches+=("\${$w}")
     done < "$__sb_dir/cgen"
   elif [[ $cur == \$* && $cur != */* ]]; then
-    builtin compgen -v -- "${cur#\$}" > "$__sb_dir/cgen" 2>/dev/null
+    builtin compgen -v -- "${cur#\$}" >| "$__sb_dir/cgen" 2>/dev/null
     while IFS= builtin read -r w; do
       [[ $w == __sb_* ]] && builtin continue
       [[ -d ${!w-} ]] && kinds+=(u) || kinds+=(v)
       matches+=("\$$w")
     done < "$__sb_dir/cgen"
   elif [[ $cur == \~* && $cur != */* ]]; then
-    builtin compgen -u -- "${cur#\~}" > "$__sb_dir/cgen" 2>/dev/null
+    builtin compgen -u -- "${cur#\~}" >| "$__sb_dir/cgen" 2>/dev/null
     while IFS= builtin read -r w; do kinds+=(t); matches+=("~$w"); done < "$__sb_dir/cgen"
   elif (( cword == 0 )) && [[ $cur != */* ]]; then
     builtin compgen -A alias -A function -A builtin -A keyword -A command -- "$cur" \
-      > "$__sb_dir/cgen" 2>/dev/null
+      >| "$__sb_dir/cgen" 2>/dev/null
     while IFS= builtin read -r w; do
       [[ $w == __sb_* ]] || matches+=("$w")
     done < "$__sb_dir/cgen"
     if (( ${#matches[@]} == 0 )); then  # then directories, as bash
-      builtin compgen -d -- "$cur" > "$__sb_dir/cgen" 2>/dev/null
+      builtin compgen -d -- "$cur" >| "$__sb_dir/cgen" 2>/dev/null
       builtin mapfile -t matches < "$__sb_dir/cgen"
       fname=1
     fi
@@ -227,7 +227,7 @@ __sb_default_files() {
   elif [[ $cur == \$*/* && ${cur%%/*} =~ ^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$ ]]; then
     head=${cur%%/*} value=${!BASH_REMATCH[1]-}
   fi
-  builtin compgen -f -- "${cur/#"$head"/$value}" > "$__sb_dir/cgen" 2>/dev/null
+  builtin compgen -f -- "${cur/#"$head"/$value}" >| "$__sb_dir/cgen" 2>/dev/null
   while IFS= builtin read -r f; do
     [[ -n $head ]] && f=$head${f#"$value"}
     matches+=("$f")
@@ -261,7 +261,7 @@ __sb_complete() {
   builtin local -a words matches kinds
   matches=() kinds=()
   builtin mapfile -d '' -t words < "$__sb_dir/cline"
-  : > "$__sb_dir/cline"
+  : >| "$__sb_dir/cline"
   builtin local "cword=${words[0]-0}" "ctype=${words[1]-9}" "line=${words[2]-}" \
     "cur=${words[3]-}"
   words=("${words[@]:4}")
@@ -269,9 +269,9 @@ __sb_complete() {
   (( cword > 0 )) && prev=${words[cword-1]}
   __sb_copts=" "
   if (( cword == 0 )); then
-    if [[ $line != *[![:space:]]* ]] && builtin complete -p -E > "$__sb_dir/cspec" 2>/dev/null
+    if [[ $line != *[![:space:]]* ]] && builtin complete -p -E >| "$__sb_dir/cspec" 2>/dev/null
     then IFS= builtin read -r spec < "$__sb_dir/cspec"
-    elif builtin complete -p -I > "$__sb_dir/cspec" 2>/dev/null
+    elif builtin complete -p -I >| "$__sb_dir/cspec" 2>/dev/null
     then IFS= builtin read -r spec < "$__sb_dir/cspec"
     fi
   else
@@ -305,8 +305,8 @@ __sb_complete() {
   p=${LC_ALL:-${LC_COLLATE:-${LANG-}}}
   if [[ -z $p || $p == C || $p == C.* || $p == POSIX ]]; then __sb_copts+="bytes "
   elif (( ${#matches[@]} > 1 && ${#kinds[@]} == 0 )) && [[ $__sb_copts != *" nosort "* ]]; then
-    builtin printf '%s\0' "${matches[@]}" > "$__sb_dir/cgen"
-    command sort -z -u "$__sb_dir/cgen" > "$__sb_dir/csort" 2>/dev/null \
+    builtin printf '%s\0' "${matches[@]}" >| "$__sb_dir/cgen"
+    command sort -z -u "$__sb_dir/cgen" >| "$__sb_dir/csort" 2>/dev/null \
       && builtin mapfile -d '' -t matches < "$__sb_dir/csort"
   fi
   builtin printf 'o%s\0' "$__sb_copts"
@@ -322,7 +322,7 @@ __sb_complete() {
       builtin printf '%s%s\0' "${kinds[k]-w}" "$m"
     fi
   done
-  : > "$__sb_dir/cgen"
+  : >| "$__sb_dir/cgen"
   builtin unset __sb_copts
 }
 """

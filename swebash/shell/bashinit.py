@@ -71,7 +71,7 @@ FUNCS = r"""
 # The user's `set -u` holds for their commands and PROMPT_COMMAND, not inside swebash's functions
 # (which expand unset names such as an empty PROMPT_COMMAND array): each entry point from bash
 # turns it off, and the last one before the user's code turns it back on
-__sb_uoff() { if [[ $- == *u* ]]; then __sb_u=1; builtin set +u; else __sb_u=0; fi; }
+__sb_uoff() { if [[ -o nounset ]]; then __sb_u=1; builtin set +u; else __sb_u=0; fi; }
 __sb_uon() { (( __sb_u )) && builtin set -u; builtin return 0; }
 __sb_emit() {
   builtin local LC_ALL=C
@@ -132,8 +132,8 @@ __sb_state() {
   builtin local p1= p2= n=0 e
   for e in "${PROMPT_COMMAND[@]}"; do [[ -n $e ]] && (( ++n )); done
   if [[ -n $__sb_ps1 ]]; then
-    [[ $- == *e* ]] || __sb_setstatus "$__sb_status"; p1=${__sb_ps1@P}
-    [[ $- == *e* ]] || __sb_setstatus "$__sb_status"; p2=${__sb_ps2@P}
+    [[ -o errexit ]] || __sb_setstatus "$__sb_status"; p1=${__sb_ps1@P}
+    [[ -o errexit ]] || __sb_setstatus "$__sb_status"; p2=${__sb_ps2@P}
   fi
   {
     builtin printf '%s\0%s\0%s\0%s\0%s\0' "$-" "$n" "$p1" "$p2" "${PATH-}"
@@ -212,14 +212,14 @@ __sb_restore() {
   [[ $__sb_verbose == 1 ]] && { builtin set -v; builtin printf '%s\n' "$__sb_line" >&2; }
   [[ $__sb_xtrace == 1 ]] && builtin set -x
   # set -e would end the shell on a restored non-zero status
-  [[ $- == *e* ]] && builtin return 0
+  [[ -o errexit ]] && builtin return 0
   builtin return "$__sb_status"
 }
 __sb_keep() {
   __sb_ps=("${PIPESTATUS[@]}") __sb_status=$? __sb_last=$1 __sb_kept=1
   __sb_uoff
-  if [[ $- == *x* ]]; then __sb_xtrace=1; builtin set +x; else __sb_xtrace=0; fi
-  if [[ $- == *v* ]]; then __sb_verbose=1; builtin set +v; else __sb_verbose=0; fi
+  if [[ -o xtrace ]]; then __sb_xtrace=1; builtin set +x; else __sb_xtrace=0; fi
+  if [[ -o verbose ]]; then __sb_verbose=1; builtin set +v; else __sb_verbose=0; fi
   # bash never records the lines it reads (swebash's control lines): history is off but for fc
   if [[ -o history ]]; then
     __sb_userhist=1
@@ -256,12 +256,14 @@ __sb_post() {
 __sb_hidden() {
   __sb_seq=$1 __sb_quiet=1 __sb_posted=1
   builtin shift
-  builtin local "o=$-"
+  builtin local o=  # (not from $-: under `shopt -s nocasematch` *e* would match its E)
+  [[ -o errexit ]] && o+=e
+  [[ -o nounset ]] && o+=u
   builtin set +euxv
   builtin local FUNCNEST=0
   __sb_editing "$__sb_mode"  # (a line cut short left readline on)
   __sb_arm s
-  "$@" > "$__sb_dir/hidden" 2>/dev/null
+  "$@" >| "$__sb_dir/hidden" 2>/dev/null
   [[ $o == *u* ]] && builtin set -u
   [[ $o == *e* ]] && builtin set -e
   [[ -n $__sb_pcmode ]] || __sb_readymark now  # PROMPT_COMMAND readonly: the hook never runs
@@ -326,11 +328,11 @@ __sb_trap() {
 # they come from what the `trap` function kept (and EXIT is swebash's)
 __sb_trap_print() {
   builtin local line name
-  builtin trap -p "$@" > "$__sb_dir/traps"
+  builtin trap -p "$@" >| "$__sb_dir/traps"
   while IFS= builtin read -r line; do
     case ${line##* } in DEBUG|ERR|RETURN|EXIT) ;; *) builtin printf '%s\n' "$line" ;; esac
   done < "$__sb_dir/traps"
-  : > "$__sb_dir/traps"
+  : >| "$__sb_dir/traps"
   for name in EXIT DEBUG ERR RETURN; do
     [[ -n ${__sb_traps[$name]+set} ]] || continue
     (( $# == 0 )) || [[ " ${*^^} " == *" $name "* ]] || [[ $name == EXIT \
@@ -341,10 +343,10 @@ __sb_trap_print() {
 """
 
 AFTER_RC = r"""
-{ [[ $- == *x* ]] && { __sb_xtrace=1; builtin set +x; }; } 2>/dev/null
-if [[ $- == *u* ]]; then __sb_u=1; builtin set +u; else __sb_u=0; fi  # (on again at the end)
+{ [[ -o xtrace ]] && { __sb_xtrace=1; builtin set +x; }; } 2>/dev/null
+if [[ -o nounset ]]; then __sb_u=1; builtin set +u; else __sb_u=0; fi  # (on again at the end)
 builtin trap - DEBUG  # a user's DEBUG trap must not see the rest of this file
-[[ $- == *v* ]] && { __sb_verbose=1; builtin set +v; }
+[[ -o verbose ]] && { __sb_verbose=1; builtin set +v; }
 builtin enable builtin eval read printf local history set shopt unset declare return \
   trap kill jobs exit compgen mapfile 2>/dev/null
 builtin shopt -q expand_aliases && __sb_aliases=1 || __sb_aliases=0

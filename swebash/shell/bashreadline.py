@@ -30,7 +30,7 @@ from __future__ import annotations
 READLINE = r"""
 # the user's inputrc, found as readline finds it: $INPUTRC, else ~/.inputrc, else /etc/inputrc
 __sb_rl_inputrc() {
-  : > "$__sb_dir/rl-read"
+  : >| "$__sb_dir/rl-read"
   builtin local "f=${INPUTRC-}"
   if [[ -z $f ]]; then
     f=~/.inputrc
@@ -42,12 +42,12 @@ __sb_rl_inputrc() {
 bind() {
   [[ -e $__sb_dir/rl-read ]] || __sb_rl_inputrc
   builtin local __sb_l __sb_s
-  builtin bind "$@" 2> "$__sb_dir/binderr"
+  builtin bind "$@" 2>| "$__sb_dir/binderr"
   __sb_s=$?
   while IFS= builtin read -r __sb_l; do
     [[ $__sb_l == *': warning: line editing not enabled' ]] || builtin printf '%s\n' "$__sb_l" >&2
   done < "$__sb_dir/binderr"
-  : > "$__sb_dir/rl-changed"
+  : >| "$__sb_dir/rl-changed"
   builtin return "$__sb_s"
 }
 # Readline's state for swebash: per keymap the function bindings (-p), macros (-s) and shell
@@ -65,7 +65,7 @@ __sb_rl_dump() {
 __sb_widget() {
   builtin local -a __sb_w
   builtin mapfile -d '' -t __sb_w < "$__sb_dir/termin"
-  : > "$__sb_dir/termin"
+  : >| "$__sb_dir/termin"
   builtin local "READLINE_LINE=${__sb_w[1]-}" "READLINE_POINT=${__sb_w[2]-0}" \
     "READLINE_MARK=${__sb_w[3]-0}"
   __sb_setstatus "$__sb_status"
@@ -86,7 +86,7 @@ __sb_expand_line() {
 __sb_int_trap() {
   builtin local __sb_l=
   builtin local -a __sb_t
-  builtin trap -p INT > "$__sb_dir/inttrap"
+  builtin trap -p INT >| "$__sb_dir/inttrap"
   IFS= builtin read -r -d '' __sb_l < "$__sb_dir/inttrap"
   [[ $__sb_l == trap* ]] || builtin return 0
   builtin eval "__sb_t=(${__sb_l#trap })" 2>/dev/null || builtin return 0
@@ -97,9 +97,9 @@ __sb_int_trap() {
 if [[ ! -e $__sb_dir/rl-base ]]; then  # before the rc file: readline as the system has it
   INPUTRC=/dev/null builtin bind -v >/dev/null 2>&1
   [[ -r /etc/inputrc ]] && builtin bind -f /etc/inputrc >/dev/null 2>&1
-  __sb_rl_dump > "$__sb_dir/rl-base"
+  __sb_rl_dump >| "$__sb_dir/rl-base"
 else  # after it: the inputrc (when no `bind` read it), and the state for swebash
   [[ -e $__sb_dir/rl-read ]] || __sb_rl_inputrc
-  [[ -e $__sb_dir/rl-changed ]] && __sb_rl_dump > "$__sb_dir/rl-now"
+  [[ -e $__sb_dir/rl-changed ]] && __sb_rl_dump >| "$__sb_dir/rl-now"
 fi
 """

@@ -139,7 +139,7 @@ __sb_user_pc() {  # does the user have a prompt command (the hook aside)?
 
 # ---------------------------------------------------------------- PIPESTATUS
 __sb_p() { builtin return "${__sb_ps[$1]}"; }
-__sb_s() { [[ $- == *e* ]] && builtin return 0; builtin return "$__sb_status"; }
+__sb_s() { [[ -o errexit ]] && builtin return 0; builtin return "$__sb_status"; }
 # Would a pipeline of __sb_p give $? back too, and not end the shell under set -e?
 __sb_psok() {
   (( ${#__sb_ps[@]} > 1 )) || builtin return 1
@@ -150,7 +150,7 @@ __sb_psok() {
     want=${__sb_ps[-1]}
   fi
   [[ $want == "$__sb_status" ]] || builtin return 1
-  [[ $- == *e* ]] && (( want )) && builtin return 1
+  [[ -o errexit ]] && (( want )) && builtin return 1
   # its xtrace would show where BASH_XTRACEFD points (stderr is /dev/null for it)
   [[ $__sb_xtrace == 1 && -n ${BASH_XTRACEFD-} ]] && builtin return 1
   builtin return 0

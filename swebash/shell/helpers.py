@@ -11,6 +11,8 @@ import threading
 from pathlib import Path
 
 from swebash.shell import bashinit
+from swebash.shell.freshline import LineEnd
+from swebash.shell.pty import write_all
 from swebash.shell.shellopts import OPTS_FILE, ShellOptions, read_options
 from swebash.shell.userprompt import STATE_FILE, PromptState, read_prompt_state
 
@@ -22,6 +24,8 @@ class HelperCalls:
     nonce: str
     lock: threading.RLock
     _env: dict[str, str]
+    stdout_fd: int
+    line_end: LineEnd
 
     @property
     def alive(self) -> bool:
@@ -31,6 +35,9 @@ class HelperCalls:
         raise NotImplementedError
 
     def _write_private(self, name: str, data: bytes) -> Path:
+        raise NotImplementedError
+
+    def take_late_output(self) -> bytes:
         raise NotImplementedError
 
     def prompt_state(self) -> PromptState:
@@ -79,10 +86,18 @@ class HelperCalls:
         return read_options(Path(self.dir, OPTS_FILE), self.nonce)
 
     def refresh_prompt(self, timeout: float = 1.0) -> None:
-        """An empty line: bash runs the user's PROMPT_COMMAND again and the prompt is
-        expanded anew, as at a bash prompt."""
-        if self.alive:
+        """An empty line: bash reads it as a line, so it runs the user's PROMPT_COMMAND again,
+        expands the prompt anew, and prints the notices of jobs that ended ("[1]+  Done …",
+        after which they are gone from ``jobs``) — shown now, before the prompt, as bash
+        shows them."""
+        if not self.alive:
+            return
+        with self.lock:
             self._hidden(bashinit.refresh_command(self.nonce), timeout)
+            shown = self.take_late_output()
+            if shown:
+                write_all(self.stdout_fd, shown)
+                self.line_end.feed(shown)
 
     def history_info(self, timeout: float = 2.0) -> list[str] | None:
         """HISTSIZE, then whether the startup files left HISTFILE set, its value, whether they
