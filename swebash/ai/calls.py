@@ -284,8 +284,19 @@ def approval_covers(p: PreparedCall, writable: Sequence[str]) -> bool:
     approved = p.verdict.writes_outside
     return (p.approved_by == "user" and bool(p.refused_writes) and bool(approved)
             and all(not any(within(path, root) for root in writable)
-                    and any(within(path, target) for target in approved)
+                    and any(named(path, target) for target in approved)
                     for path in p.refused_writes or ()))
+
+
+def named(path: str, target: str) -> bool:
+    """``path`` is what the question named: that path, or a place below it reached without a
+    hidden name on the way — a y to "writes ~" is not a y to ~/.bashrc or ~/.config/…"""
+    if path == target:
+        return True
+    if not within(path, target):
+        return False
+    below = path[len(target.rstrip("/")):].strip("/").split("/")
+    return not any(part.startswith(".") for part in below)
 
 
 def _result_field(content: str | None, name: str) -> object:

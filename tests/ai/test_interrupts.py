@@ -197,6 +197,8 @@ def test_an_approved_write_outside_is_not_asked_again(world: World) -> None:
     ("user", ("/elsewhere/out.txt", "/work/tree/.git/config"), False),  # a protected place too
     ("user", ("/elsewhere/out.txt", "/home/u/.bashrc"), False),  # a write nobody was asked about
     ("user", ("/elsewhere/out.txt.bak",), False),  # a sibling with the same prefix
+    ("user", ("/elsewhere/dir/.bashrc",), False),  # a hidden name below an approved directory
+    ("user", ("/elsewhere/dir/sub/.git/config",), False),
     ("user", None, False),  # a socket, a connection or a domain was stopped as well
     ("session-rule", ("/elsewhere/out.txt",), False),
     ("auto", ("/elsewhere/out.txt",), False),
