@@ -1,5 +1,6 @@
-"""Fixtures of the sandbox tests: each backend that works on this machine, and a world (a HOME
-with canary secrets, a working tree, a place outside it) per test."""
+"""Fixtures of the safety tests: the gate with a temporary HOME; for the sandbox tests each
+backend that works on this machine, and a world (a HOME with canary secrets, a working tree, a
+place outside it) per test."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from swebash.safety.gate import DefaultGate
 from tests.safety.sandbox_fixtures import World, available, make_world
 
 
@@ -22,3 +24,8 @@ def backend(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def world(tmp_path: Path) -> World:
     return make_world(tmp_path)
+
+
+@pytest.fixture
+def gate(hermetic_env: Path) -> DefaultGate:
+    return DefaultGate(home=str(hermetic_env))

@@ -26,11 +26,6 @@ def workdir(tmp_path: Path, hermetic_env: Path) -> Iterator[Path]:
     yield work
 
 
-@pytest.fixture
-def gate(hermetic_env: Path) -> DefaultGate:
-    return DefaultGate(home=str(hermetic_env))
-
-
 @pytest.mark.parametrize("command", CAPABILITY_DANGEROUS)
 def test_capability_is_dangerous(command: str, gate: DefaultGate, workdir: Path) -> None:
     verdict = gate.check_command(command, str(workdir))

@@ -24,11 +24,6 @@ def workdir(tmp_path: Path, hermetic_env: Path) -> Iterator[Path]:
     yield work
 
 
-@pytest.fixture
-def gate(hermetic_env: Path) -> DefaultGate:
-    return DefaultGate(home=str(hermetic_env))
-
-
 def test_corpus_is_big_enough() -> None:
     assert len(NEVER_ALLOW) >= 100 and len(READ_ONLY) >= 100
     assert len(set(NEVER_ALLOW) & set(READ_ONLY)) == 0
