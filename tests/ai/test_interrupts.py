@@ -230,5 +230,8 @@ def test_the_gate_names_the_paths_outside_the_tree_it_asks_about(tmp_path: Path)
     verdict = gate.check_command(f"echo hi > {out}/a.txt && cp x {out}/b.txt", str(tree))
     assert verdict.decision == "ask"
     assert set(verdict.writes_outside) == {str(out / "a.txt"), str(out / "b.txt")}
+    # an output option of a program without a grammar is named as well
+    assert gate.check_command(f"zzexport --output={out}/c.json", str(tree)).writes_outside == (
+        str(out / "c.json"),)
     # a script's writes are not visible to the gate: nothing outside is named for them
     assert gate.check_command("sh ./write.sh", str(tree)).writes_outside == ()

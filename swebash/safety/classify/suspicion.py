@@ -210,7 +210,9 @@ def output_reason(f: Findings, word: str, following: str | None) -> str | None:
     if not value or value.startswith("-") or not OUTPUT_OPTION.match(name):
         return None
     verdict = check_path(value, f.cwd, f.home, write=True)
-    if verdict.dangerous:
+    # a grammar that placed the value as a write has judged it already, with these words
+    if verdict.dangerous and verdict.reasons[0] not in f.reasons:
+        f.writes_outside.extend(verdict.writes_outside)  # what a y to this question covers
         return f"{name} {verdict.reasons[0]}"
     return None
 
