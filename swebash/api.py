@@ -71,12 +71,17 @@ class Verdict:
     # the real paths outside the working tree this verdict asks to write: a person's y covers
     # writing exactly these (and below them) when the sandbox then stops the command there
     writes_outside: tuple[str, ...] = ()
+    # dangerous only because the classifier does not know a program, option or sub-command in
+    # it: --yes never runs it, but a person may approve it for good (a rule vouches for it)
+    unknown: bool = False
 
     def to_json(self) -> dict[str, object]:
         found: dict[str, object] = {"decision": self.decision, "dangerous": self.dangerous,
                                     "reasons": list(self.reasons)}
         if self.needs_person:
             found["needs_person"] = True
+        if self.unknown:
+            found["unknown"] = True
         return found
 
 
@@ -107,6 +112,9 @@ class ConfirmAnswer(enum.Enum):
     PROJECT = "project"  # allow it from now on in this project (writes a rule to rules.toml)
     FOREVER = "forever"  # allow it from now on everywhere (writes a rule to rules.toml)
     STOP = "stop"  # Ctrl-C / Esc: not run, and the turn ends here (no further request)
+    # --yes without --yes-dangerous met a dangerous call: not run; the model and the user are
+    # told why (no person declined anything)
+    NOT_DANGEROUS = "not-dangerous"
 
 
 @dataclass(frozen=True)

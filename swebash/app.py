@@ -67,7 +67,8 @@ def build_runtime(config: Config, context: TerminalContext | None = None,
 
 
 def noninteractive_confirm(yes: bool, yes_dangerous: bool) -> ConfirmHook | None:
-    """`--yes` approves `ask` verdicts; dangerous ones need `--yes-dangerous`; a write past
+    """`--yes` approves `ask` verdicts; dangerous ones — including those with a program,
+    option or sub-command the classifier does not know — need `--yes-dangerous`; a write past
     the sandbox's write boundary (``needs_person``) is never approved here."""
     if not (yes or yes_dangerous):
         return None
@@ -77,7 +78,7 @@ def noninteractive_confirm(yes: bool, yes_dangerous: bool) -> ConfirmHook | None
             # --yes never lifts the sandbox, opens a new domain or writes past the tree
             return ConfirmAnswer.NO
         if request.verdict.dangerous and not yes_dangerous:
-            return ConfirmAnswer.NO
+            return ConfirmAnswer.NOT_DANGEROUS
         return ConfirmAnswer.YES
 
     return hook

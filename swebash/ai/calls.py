@@ -44,6 +44,9 @@ from swebash.tools.schema import parse_arguments, validate
 if TYPE_CHECKING:
     from swebash.ai.agent import Agent
 
+ONLY_YES = ("--yes runs only what the safety gate does not mark dangerous; a program, option "
+            "or sub-command it does not know counts as dangerous (the user can rerun with "
+            "--yes-dangerous, or vouch for a program with a rule in rules.toml)")
 NO_HOOK = ("this call needs the user's confirmation, which is not available in non-interactive "
            "mode (the user can rerun with --yes)")
 # Ctrl-C or Esc at a y/N: nothing more runs and no further request is made; the model reads
@@ -152,13 +155,15 @@ async def decide(agent: Agent, p: PreparedCall, ctx: ToolContext,
                 or (p.tool.category == "mcp" and p.tool.requires_confirmation(p.args)))
     if not must_ask:
         return
-    # a dangerous call, or one only a person may approve, is asked every time
+    # a dangerous call, or one only a person may approve, is asked every time; a person's
+    # "allow for this session" may vouch for one that is dangerous only as unknown
     liftable = not (p.verdict.dangerous or p.verdict.needs_person)
+    vouched = not p.verdict.needs_person and (liftable or p.verdict.unknown)
     if not agent.config.require_confirmation and liftable:
         p.approved_by = "config"
         return
     key = call_key(p.call.name, p.args)
-    if key in agent.session_rules and liftable:
+    if key in agent.session_rules and vouched:
         p.approved_by = "session-rule"
         return
     try:
@@ -182,14 +187,18 @@ async def decide(agent: Agent, p: PreparedCall, ctx: ToolContext,
         p.result, p.approved_by, p.stopped = error_result("UserStopped", STOPPED_HERE), \
             "stopped", True
         return
+    if answer is ConfirmAnswer.NOT_DANGEROUS:
+        p.result = error_result("ConfirmationRequired", f"{why} — {ONLY_YES}" if why else ONLY_YES)
+        p.approved_by = "refused"
+        return
     if answer is ConfirmAnswer.NO:
         p.result = error_result("UserDeclined", f"not approved: {why} — {PERSON_ONLY}"
                                 if p.verdict.needs_person else "the user declined to run this")
         p.approved_by = "declined"
         return
-    if answer is ConfirmAnswer.ALWAYS and liftable:
+    if answer is ConfirmAnswer.ALWAYS and vouched:
         agent.session_rules.add(key)
-    if answer in (ConfirmAnswer.PROJECT, ConfirmAnswer.FOREVER) and liftable:
+    if answer in (ConfirmAnswer.PROJECT, ConfirmAnswer.FOREVER) and vouched:
         agent.session_rules.add(key)
         if subject.kind == "command" and isinstance(agent.gate, RuleWriter):
             scope: Literal["project", "always"] = (
@@ -263,7 +272,7 @@ async def offer_rerun(agent: Agent, runnable: list[PreparedCall], ctx: ToolConte
             p.result = _with_note(p.result, "the sandbox stopped this, and the user then "
                                   "stopped the turn (Ctrl-C or Esc); it was not run again")
             return
-        if answer is ConfirmAnswer.NO:
+        if answer is not ConfirmAnswer.YES:  # only a y runs it outside
             p.result = _with_note(p.result, "the sandbox stopped this; it was not run again "
                                   "outside the sandbox (the user declined, or nobody could be "
                                   "asked). Do not try to work around the sandbox.")

@@ -245,8 +245,8 @@ class AiFrontend:
         except Exception:  # the gate fails closed: say so rather than stay silent
             return Text("⚠ could not check this command with the safety gate — read it "
                         "before pressing Enter", style=DANGER)
-        if not verdict.dangerous and verdict.decision != "deny":
-            return None
+        if verdict.decision != "deny" and (not verdict.dangerous or verdict.unknown):
+            return None  # a program the classifier does not know is not a warning of danger
         reasons = short_reasons(ConfirmRequest("execute_command", command, verdict, command))
         word = "denied by your policy" if verdict.decision == "deny" else "dangerous"
         return Text(f"⚠ {word}: " + ("; ".join(reasons) or "check it before pressing Enter"),

@@ -54,6 +54,7 @@ MAX_PREVIEW_LINES = 12
 MAX_COMMAND_ROWS = 3  # a longer command is folded: first row, "… N more lines", last row
 MAX_REASON_CHARS = 70
 DANGER_WORD = "DANGEROUS"
+UNKNOWN_WORD = "UNKNOWN"
 CTRL_C, ESC = b"\x03", b"\x1b"  # Ctrl-C, and Esc alone (not an arrow's ESC [ A): stop
 _DRAIN_SECONDS = 0.03  # the tail of a multi-byte key arrives within this after its first byte
 _ESC_WAIT = 0.1  # … and after a lone ESC, this long (vim's ttimeoutlen)
@@ -73,9 +74,11 @@ class ConfirmPrompt:
 
 
 def can_allow_always(request: ConfirmRequest) -> bool:
-    """``a`` is never offered for a dangerous call, nor for running outside the sandbox; for
-    a domain it means "always, in this project"."""
-    return not request.verdict.dangerous and request.kind in ("run", "network")
+    """``a`` is never offered for a call known to be dangerous, nor for running outside the
+    sandbox; for a domain it means "always, in this project". A call dangerous only because
+    the classifier does not know a part of it may be vouched for: that is what a rule is."""
+    known = request.verdict.dangerous and not request.verdict.unknown
+    return not known and request.kind in ("run", "network")
 
 
 def choices(request: ConfirmRequest, folded: bool = False) -> str:
@@ -139,12 +142,15 @@ def short_reasons(request: ConfirmRequest) -> list[str]:
 
 def build_confirm_prompt(request: ConfirmRequest, max_preview_lines: int = MAX_PREVIEW_LINES,
                          width: int = 80) -> ConfirmPrompt:
-    dangerous = request.verdict.dangerous
+    unknown = request.verdict.unknown and request.kind == "run"
+    dangerous = request.verdict.dangerous and not unknown
     style = theme.DANGER if dangerous else "bold"
     line = Text()
     line.append("⚠ ", style=theme.DANGER if dangerous else theme.WARN)
     if dangerous and request.kind == "run":  # a word, not only a colour (NO_COLOR, mono)
         line.append(f"{DANGER_WORD} ", style=f"bold {theme.DANGER}")
+    elif unknown:  # not known to be safe: --yes would not run it either
+        line.append(f"{UNKNOWN_WORD} ", style=f"bold {theme.WARN}")
     if request.kind == "sandbox_retry":  # the whole command, folded like any other
         blocked = make_visible(one_line(request.blocked or "something"))
         command = make_visible(request.command or request.description)

@@ -101,14 +101,17 @@ class DefaultGate:
         if asked:
             reasons.append(f"your rule asks: {label(asked[0])}")
             return Verdict("ask", found.dangerous, tuple(reasons),
-                           writes_outside=tuple(found.writes_outside))
-        if (decision == "ask" and not found.dangerous and not found.loose and found.commands
+                           writes_outside=tuple(found.writes_outside),
+                           unknown=found.dangerous and not found.known_dangerous)
+        # a rule vouches for what the classifier does not know, never for what it knows
+        if (decision == "ask" and not found.known_dangerous and not found.loose and found.commands
                 and all(asks == 0 or any(r.decision == "allow" for r in hits)
                         for asks, hits in zip(found.command_asks, matched, strict=True))):
             used = next(r for hits in matched for r in hits if r.decision == "allow")
             return Verdict("allow", False, (f"allowed by your rule: {label(used)}",))
         return Verdict(decision, found.dangerous, tuple(reasons),
-                       writes_outside=tuple(found.writes_outside) if decision == "ask" else ())
+                       writes_outside=tuple(found.writes_outside) if decision == "ask" else (),
+                       unknown=found.dangerous and not found.known_dangerous)
 
     def check_path(self, path: str, cwd: str, *, write: bool) -> Verdict:
         return self.files.check(path, cwd, write=write)

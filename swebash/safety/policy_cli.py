@@ -53,7 +53,8 @@ def print_verdict(verdict: Verdict, as_json: bool) -> None:
         return
     from swebash.visible import make_visible
 
-    flag = " (dangerous)" if verdict.dangerous else ""
+    flag = " (dangerous: not known to the classifier)" if verdict.unknown else \
+        " (dangerous)" if verdict.dangerous else ""
     print(f"decision: {verdict.decision}{flag}")
     for reason in verdict.reasons:
         print(f"  - {make_visible(reason)}")

@@ -10,9 +10,11 @@
 A rule applies to ONE simple command, after wrappers are peeled (``timeout 60 make test`` is
 ``make test``); a chain or pipeline is allowed only when every part is allowed on its own (by
 the classifier or a rule); the strictest decision wins and "deny" beats everything; "allow"
-never lifts a dangerous verdict. A rule whose prefix is only a shell, interpreter or wrapper
-(``bash``, ``python3 -c``, ``env``, ``sudo``) would allow any program: it is refused at load, as
-is a rule whose examples fail; each refusal is one line in ``RuleSet.notes``.
+never lifts a verdict the classifier knows to be dangerous — it vouches only for programs,
+options and sub-commands the classifier does not know (``Verdict.unknown``). A rule whose
+prefix is only a shell, interpreter or wrapper (``bash``, ``python3 -c``, ``env``, ``sudo``)
+would allow any program: it is refused at load, as is a rule whose examples fail; each
+refusal is one line in ``RuleSet.notes``.
 
 ``add_approval`` writes the narrowest rule covering a command (the program and its leading
 sub-command words, never a bare interpreter), atomically.
@@ -203,9 +205,9 @@ def project_root(cwd: str) -> str:
 def add_approval(command: str, scope: Literal["project", "always"], cwd: str,
                  rules_file: Path, *, home: str | None = None) -> str:
     """Write allow rules covering every part of ``command`` the classifier asked about; returns
-    one line for the user. Dangerous commands and bare interpreters get no rule."""
+    one line for the user. Commands known to be dangerous and bare interpreters get no rule."""
     found = classify(command, cwd, home or os.path.expanduser("~"))
-    if found.dangerous or found.decision == "deny":
+    if found.known_dangerous or found.decision == "deny":
         return "not saved: a dangerous command cannot be approved by a rule"
     if found.loose:
         return "not saved: part of this command (a redirect or assignment) needs a question"

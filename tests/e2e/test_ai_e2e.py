@@ -157,6 +157,32 @@ def test_yes_approves_ask_but_not_dangerous(server: FakeServer, ai_env: dict[str
     assert (tmp_path / "keep").exists()
 
 
+def test_yes_does_not_run_a_program_the_classifier_does_not_know(
+        server: FakeServer, ai_env: dict[str, str], tmp_path: Path) -> None:
+    """An unknown program is dangerous for --yes (nothing says what it does); --yes-dangerous
+    runs it, and so does a rule in rules.toml that vouches for it. Payload: touch."""
+    tree = tmp_path / "tree"
+    (tree / "bin").mkdir(parents=True)
+    tool_file = tree / "bin" / "mytool"
+    tool_file.write_text('#!/bin/sh\ntouch "$1"\n')
+    tool_file.chmod(0o755)
+    env = {**ai_env, "PATH": f"{tree / 'bin'}:{os.environ['PATH']}"}
+    server.script({"tools": tool("mytool made-1")}, {"text": "refused"},
+                  {"tools": tool("mytool made-2")}, {"text": "done"},
+                  {"tools": tool("mytool made-3")}, {"text": "done"})
+    result = run_swebash(["--yes", "-c", "? run it"], env, cwd=tree)
+    assert not (tree / "made-1").exists()
+    note = next(line for line in result.stderr.splitlines() if "✗" in line)
+    assert "not a program the classifier knows" in note
+    run_swebash(["--yes-dangerous", "-c", "? run it"], env, cwd=tree)
+    assert (tree / "made-2").exists()
+    rules = Path(os.environ["XDG_CONFIG_HOME"]) / "swebash" / "rules.toml"
+    rules.parent.mkdir(parents=True, exist_ok=True)
+    rules.write_text('[[rule]]\nprefix = ["mytool"]\ndecision = "allow"\n')
+    assert run_swebash(["-c", "? run it"], env, cwd=tree).returncode == 0
+    assert (tree / "made-3").exists()
+
+
 def test_piped_stdin_is_context_for_c_question(server: FakeServer,
                                                ai_env: dict[str, str]) -> None:
     server.script({"text": "Add greeting function"})
@@ -249,7 +275,8 @@ def test_translate_warns_about_a_dangerous_proposal(spawn: Spawn, server: FakeSe
                                                     tmp_path: Path) -> None:
     # The proposal is never run (no Enter is pressed); even so it only names a canary dir.
     (tmp_path / "canary").mkdir()
-    server.script({"text": "COMMAND: rm -rf canary/*\nEXPLANATION: deletes the canary's files"})
+    server.script({"text": "COMMAND: rm -rf canary/*\nEXPLANATION: deletes the canary's files"},
+                  {"text": "COMMAND: frobnicate --all\nEXPLANATION: a tool it does not know"})
     term = spawn(env=ai_env, cwd=str(tmp_path))
     term.wait_prompt()
     term.send("?? clean up files that don't matter\r")
@@ -265,6 +292,14 @@ def test_translate_warns_about_a_dangerous_proposal(spawn: Spawn, server: FakeSe
     term.send("\x03")  # abandon the line: nothing is run
     term.wait_prompt()
     assert (tmp_path / "canary").is_dir()
+    # a program the classifier only does not know is no warning of danger (the person reads
+    # and runs their own line; --yes is what "unknown" guards against)
+    term.send("?? use frobnicate\r")
+    term.wait_for(lambda t: t.cursor_line().rstrip().endswith("# frobnicate --all"),
+                  what="second proposal")
+    assert term.text().count("⚠") == 1
+    term.send("\x03")
+    term.wait_prompt()
 
 
 def test_a_failing_tool_shows_a_cross_and_its_last_line(spawn: Spawn, server: FakeServer,

@@ -40,9 +40,11 @@ def test_what_is_not_modelled_asks(command: str, work: Path, hermetic_env: Path)
 
 def test_an_unknown_verb_of_live_infrastructure_is_dangerous(work: Path,
                                                             hermetic_env: Path) -> None:
-    assert verdict("kubectl frobnicate pods", work, hermetic_env).dangerous
-    assert verdict("terraform frobnicate", work, hermetic_env).dangerous
-    assert not verdict("frobnicate", work, hermetic_env).dangerous
+    for command in ("kubectl frobnicate pods", "terraform frobnicate"):
+        found = verdict(command, work, hermetic_env)
+        assert found.dangerous and not found.unknown, command  # known: live infrastructure
+    found = verdict("frobnicate", work, hermetic_env)
+    assert found.dangerous and found.unknown  # only unknown
 
 
 def test_a_global_option_value_is_not_the_verb(work: Path, hermetic_env: Path) -> None:

@@ -15,7 +15,7 @@ import re
 import shlex
 
 from swebash.safety.classify import carriers, roles, suspicion
-from swebash.safety.classify.checks import bounded_glob
+from swebash.safety.classify.checks import bounded_glob, in_tree
 from swebash.safety.classify.grammar import Effect, Spec
 from swebash.safety.classify.hooks import HOOKS, PREPS
 from swebash.safety.classify.model import Findings, Word, base
@@ -25,6 +25,11 @@ from swebash.safety.classify.wrappers import peel
 from swebash.safety.paths import expand
 
 MAX_WRAPPERS = 16
+# parse problems that come from words known only at run time (a loop variable, `$(…)`): the
+# grammar knows the program, only not the value — an ask, not an unknown
+RUN_TIME_PROBLEMS = frozenset({"an option computed at run time",
+                               "a sub-command known only at run time",
+                               "an argument known only at run time may be an option"})
 RESERVED = frozenset({"{", "}", "!", "(", "((", "[[", "do", "done", "then", "fi", "esac",
                       "function", "select", "elif", "else", "case", "if", "while", "until"})
 
@@ -160,8 +165,15 @@ def judge_command(f: Findings, name: str, argv: list[str], dynamic: list[bool],
     if suspicious:
         f.ask(suspicious, True)
         return
-    if own_program(argv[0]):
-        f.ask(f"{name}: runs a program from {argv[0][:40]}, not an installed one")
+    own = own_program(argv[0])
+    if own:
+        # every directory the line may be in by now (`cd /tmp && ./x` is not the tree's)
+        if f.cwds is not None and not dynamic[0] and \
+                all(in_tree(f, expand(argv[0], cwd, f.home)) for cwd in f.cwds):
+            f.ask(f"{name}: runs a program from the working tree ({argv[0][:40]})")
+        else:
+            f.ask_unknown(f"{name}: runs a program from {argv[0][:40]}, outside the working "
+                          "tree and not an installed one")
     try:
         spec = lookup(name)
         if spec is not None:
@@ -171,7 +183,7 @@ def judge_command(f: Findings, name: str, argv: list[str], dynamic: list[bool],
         # a broken grammar or hook must never let a command through: fail closed
         f.ask(f"{name}: could not be checked ({type(exc).__name__})", True)
         return
-    unknown(f, name, argv, dynamic, depth)
+    unknown(f, name, argv, dynamic, depth, own=own)
 
 
 def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: list[bool],
@@ -185,9 +197,11 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
         argv, dynamic = PREPS[spec.prep](spec, argv, dynamic)
     parsed = parse_cached(spec, argv, dynamic, name, f)
     label = " ".join([name, *parsed.verbs])[:40]
-    if parsed.problems:
-        for problem in dict.fromkeys(parsed.problems):
+    for problem in dict.fromkeys(parsed.problems):
+        if problem in RUN_TIME_PROBLEMS:
             f.ask(f"{label}: {problem} (not known to be read-only)")
+        else:  # an option, verb or argument the grammar does not know: it may do anything
+            f.ask_unknown(f"{label}: {problem} (not known to the classifier)")
     if parsed.unknown_verb is not None:
         suspicion.unknown_verb(f, label, argv, parsed)
     effects = path_effects(spec, parsed) if parsed.verbs or spec.effect else []
@@ -227,7 +241,7 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
         suspicion.words(f, label, argv, dynamic,
                         code=bool(parsed.problems or effects or parsed.spec.raw),
                         judged=reads)
-        if not f.dangerous and parsed.command is None and not parsed.ranges:
+        if not f.known_dangerous and parsed.command is None and not parsed.ranges:
             carriers.check(f, argv, dynamic, depth, anywhere=bool(parsed.problems))
 
 
@@ -286,11 +300,15 @@ def hooks_of(spec: Spec, parsed: Parsed) -> list[str]:
     return out
 
 
-def unknown(f: Findings, name: str, argv: list[str], dynamic: list[bool], depth: int) -> None:
-    """A program with no grammar asks; what its words name, and any command it carries,
-    may make it dangerous."""
-    f.ask(f"{name}: not a program the classifier knows (not known to be read-only)")
+def unknown(f: Findings, name: str, argv: list[str], dynamic: list[bool], depth: int, *,
+            own: bool = False) -> None:
+    """A program with no grammar asks as dangerous: nothing says what it does, so ``--yes``
+    never runs it, though a user's rule may vouch for it. A program of the working tree (its
+    own judgement made above) is the project's code, like a script given to an interpreter.
+    What its words name, and any command it carries, may make it dangerous for good."""
+    if not own:
+        f.ask_unknown(f"{name}: not a program the classifier knows (what it does is unknown)")
     suspicion.unknown_program(f, name, argv)
     suspicion.words(f, name, argv, dynamic)
-    if not f.dangerous:
+    if not f.known_dangerous:
         carriers.check(f, argv, dynamic, depth, anywhere=True)

@@ -67,7 +67,7 @@ def sysinfo(f: Findings, p: Parsed, depth: int) -> None:
             continue
         if p.name == "neofetch" and word.split("=", 1)[0] in ("--config", "--source"):
             f.ask("neofetch: sources a configuration (a bash script)", True)
-        f.ask(f"{p.name}: unknown option {word[:20]} (not known to be read-only)")
+        f.ask_unknown(f"{p.name}: unknown option {word[:20]} (not known to the classifier)")
         return
 
 

@@ -52,6 +52,9 @@ class Findings:
     home: str
     decision: Literal["allow", "ask", "deny"] = "allow"
     dangerous: bool = False
+    # dangerous for what the classifier knows a part does, not merely because it does not know
+    # a program, option or sub-command; a user's rule may teach the unknown, never lift this
+    known_dangerous: bool = False
     reasons: list[str] = field(default_factory=list)
     commands: list[list[str]] = field(default_factory=list)
     # `cd x && cat y`: every directory a later path may be relative to; None once unknowable
@@ -68,6 +71,7 @@ class Findings:
     # facts one command leaves for later ones (`git remote add evil …; git push evil`)
     notes: dict[str, set[str]] = field(default_factory=dict)
     lead: int = 0  # how many reasons at the front are dangerous ones
+    known_lead: int = 0  # how many of those, at the very front, are known to be dangerous
     # for rules.toml: how many asks each command's own rule raised, and asks raised outside
     # any command (a redirect, an assignment, a wrapper's option), which no rule can lift
     command_asks: list[int] = field(default_factory=list)
@@ -103,6 +107,13 @@ class Findings:
             self.decision = "ask"
         self.note(reason, dangerous)
 
+    def ask_unknown(self, reason: str) -> None:
+        """A part the classifier does not model: what it does is unknown, so ``--yes`` must not
+        run it (dangerous), but a rule the user writes may vouch for it."""
+        if self.decision == "allow":
+            self.decision = "ask"
+        self.note(reason, True, unknown=True)
+
     def deny(self, reason: str) -> None:
         self.decision = "deny"
         self.note(reason, True)
@@ -112,7 +123,7 @@ class Findings:
         self.command_asks.append(0)
         return len(self.commands) - 1
 
-    def note(self, reason: str, dangerous: bool) -> None:
+    def note(self, reason: str, dangerous: bool, *, unknown: bool = False) -> None:
         """Dangerous reasons lead, so the first reason shown is the one that matters; a reason
         is one short line whatever path or word it quotes."""
         if len(reason) > MAX_REASON:
@@ -120,14 +131,20 @@ class Findings:
         self.asks += 1
         if self.window == 0:
             self.loose += 1
+        if dangerous and not unknown:
+            self.known_dangerous = True
         if reason in self.reasons:
-            if not dangerous or self.reasons.index(reason) < self.lead:
+            at = self.reasons.index(reason)
+            if not dangerous or at < (self.lead if unknown else self.known_lead):
                 return
             self.reasons.remove(reason)
+            self.lead -= at < self.lead
         if dangerous:
             self.dangerous = True
-            self.reasons.insert(self.lead, reason)
+            # what is known to be dangerous leads; what is merely unknown comes next
+            self.reasons.insert(self.lead if unknown else self.known_lead, reason)
             self.lead += 1
+            self.known_lead += not unknown
         else:
             self.reasons.append(reason)
 
