@@ -210,3 +210,17 @@ def test_policy_check_explains_how_a_command_was_read(
     assert "decision: ask (dangerous)" in out
     assert "[verbs: stop]" in out and "option -p status" in out
     assert "no grammar for frob (asks)" in out
+
+
+@pytest.mark.parametrize(("command", "dangerous"), [
+    ("touch $'index\\u200D.php'", True),     # a zero-width joiner: two names look the same
+    ("mv a $'b\\u202e'", True),              # a direction override
+    ("cp a $'x\\x7f'", True),
+    ("echo $'a\\tb\\nc'", False),            # tab and newline show as what they are
+    ("printf $'\\e[31mred\\e[0m\\n'", False),  # colours: terminal.py's judgement
+    ("ls $'caf\\u00e9'", False)])
+def test_an_escaped_word_with_hidden_characters_is_dangerous(
+        command: str, dangerous: bool, work: Path, hermetic_env: Path) -> None:
+    found = verdict(command, work, hermetic_env)
+    assert found.dangerous == dangerous, (command, found.reasons)
+    assert any("invisible" in r for r in found.reasons) == dangerous

@@ -47,7 +47,24 @@ CREDENTIAL_OPTION = re.compile(r"^--?[\w.-]*(passw(or)?d|passwd|secret|token|api
 COUNTED = re.compile(r"max|min|num|count|limit|length|size|budget", re.IGNORECASE)
 
 
+def hidden_characters(word: Word, printer: bool) -> bool:
+    """A word spelled with escapes (``$'index\\u200d.php'``) whose value holds a character
+    that shows as nothing or as something else: only printable characters, tab and newline
+    are known to show as what they are. (Raw ones in the line are refused before parsing;
+    ESC in what echo/printf print is judged by terminal.py.)"""
+    if word.dynamic or word.source == word.text:
+        return False
+    return any(not (ch.isprintable() or ch in "\t\n" or (printer and ch == "\x1b"))
+               for ch in word.text)
+
+
 def check_argv(f: Findings, words: list[Word], depth: int) -> None:
+    printer = base(words[0].text) in ("echo", "printf")
+    for word in words:
+        if hidden_characters(word, printer):
+            f.ask(f"{base(words[0].text)[:20]}: an escaped word holds invisible or control "
+                  "characters", True)
+            break
     for word in words[1:]:
         text = word.text
         if text.startswith("-") and "=" in text and CREDENTIAL_OPTION.match(text) and \
