@@ -37,10 +37,12 @@ from swebash.api import Verdict
 from swebash.errors import InvalidArguments, PermissionDenied
 from swebash.safety.base import Redactor
 from swebash.safety.paths import (
+    AUTORUN,
     RC_FILES,
     SYSTEM_DIRS,
     check_path,
     expand,
+    runs_on_its_own,
     scan_secret_inodes,
     secret_reason,
     within,
@@ -148,6 +150,8 @@ class FileBoundary:
             return "writes inside .git (hooks and config run code at the next git command)"
         if os.path.basename(real) in RC_FILES:
             return "writes a startup file that runs code"
+        if runs_on_its_own(real, tree):
+            return f"writes a place {AUTORUN}"
         if any(within(real, place) for place in self.protected):
             return "writes swebash's or git's configuration"
         home = self._real_home

@@ -93,6 +93,35 @@ RC_FILES = frozenset({".bashrc", ".bash_profile", ".bash_login", ".bash_logout",
                       ".pythonrc", ".npmrc", ".curlrc", ".wgetrc", ".vimrc", ".exrc",
                       ".lesskey", ".xinitrc", ".xprofile", "authorized_keys", "rc.local",
                       "crontab", ".gitattributes"})
+# Places in a project that another program runs on its own — an editor opening the folder
+# (.vscode tasks and settings, .idea run configurations, .nvim.lua), a hook manager at commit
+# (.husky, .pre-commit-config.yaml), a tool on `cd` or at start in this directory (mise,
+# direnv, .pdbrc, .irbrc, .Rprofile, .gdbinit), a package manager's project config that names
+# programs (.yarnrc.yml yarnPath, .pnpmfile.cjs, .cargo/config.toml runners). Code written
+# there runs later, outside the sandbox, without anyone asking it to: a write is dangerous.
+AUTORUN_DIRS = frozenset({".vscode", ".idea", ".devcontainer", ".husky", ".cargo", ".mise",
+                          ".direnv", ".fleet", ".zed", ".helix"})
+AUTORUN_FILES = frozenset({".pre-commit-config.yaml", "mise.toml", ".mise.toml",
+                           "mise.local.toml", ".mise.local.toml", ".yarnrc.yml", ".yarnrc",
+                           ".pnpmfile.cjs", ".nvim.lua", ".nvimrc", ".lazy.lua", ".gdbinit",
+                           ".lldbinit", ".pdbrc", ".pdbrc.py", ".irbrc", ".pryrc", ".Rprofile",
+                           ".octaverc", ".hgrc", ".lintstagedrc", ".lintstagedrc.json",
+                           ".lefthook.yml", "lefthook.yml", ".simple-git-hooks.json"})
+
+
+AUTORUN = "which an editor or tool runs on its own, outside the sandbox"
+
+
+def runs_on_its_own(real: str, tree: str) -> bool:
+    """``real`` is a place of the working tree ``tree`` that runs code later, outside the
+    sandbox: in or at an ``AUTORUN_DIRS`` directory, or an ``AUTORUN_FILES`` file, at any
+    depth (a folder opened in an editor may be any sub-directory of the tree)."""
+    if not within(real, tree) or real == tree:
+        return False
+    parts = os.path.relpath(real, tree).split(os.sep)
+    return parts[-1] in AUTORUN_FILES or any(part in AUTORUN_DIRS for part in parts)
+
+
 SYSTEM_DIRS = ("/etc", "/usr", "/boot", "/dev", "/bin", "/sbin", "/lib", "/lib64", "/var/spool",
                "/sys", "/proc", "/opt", "/var/lib", "/root", "/srv")
 
@@ -239,6 +268,9 @@ def write_verdict(real: str, cwd: str, shown: str) -> Verdict:
         dangerous = True
     if "/.git/hooks/" in real + "/" or real.endswith(("/.git/config", "/.git")):
         reasons.append(f"writes git configuration or hooks (they run code): {shown}")
+        dangerous = True
+    if runs_on_its_own(real, working_tree(cwd)):
+        reasons.append(f"writes {shown}, {AUTORUN}")
         dangerous = True
     if any(within(real, d) for d in SYSTEM_DIRS if d != "/"):
         reasons.append(f"writes a system location: {shown}")

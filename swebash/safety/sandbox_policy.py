@@ -4,8 +4,9 @@
   ``SECRET_HOME_FILES`` under $HOME, histories and other secret-looking names at the top of
   $HOME and anywhere in the working tree, system secrets, agent and container sockets);
 * writes: the working tree (the git root when inside a repository) and a private temp dir;
-  inside the tree ``.git`` as a whole and shell startup files stay read-only (they run code
-  later, outside the sandbox);
+  inside the tree ``.git`` as a whole, shell startup files and the places an editor or tool
+  runs on its own (``paths.AUTORUN_DIRS`` / ``AUTORUN_FILES``: ``.vscode``, ``.husky``,
+  ``.pre-commit-config.yaml``…) stay read-only (they run code later, outside the sandbox);
 * when the tree is $HOME or holds it, $HOME's own level is list-only and every dot entry at the
   top of $HOME (rc files, ``~/.config`` with swebash's and git's configuration, ``~/.local/bin``,
   autostart, systemd user units, …) stays read-only, except ``~/.cache``; so does ``~/bin``.
@@ -29,6 +30,8 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from swebash.safety.paths import (
+    AUTORUN_DIRS,
+    AUTORUN_FILES,
     RC_FILES,
     SECRET_HOME_DIRS,
     SECRET_HOME_FILES,
@@ -217,9 +220,10 @@ def tree_secrets(root: str, budget: int = SCAN_BUDGET, seen: Scanned | None = No
 
 def readonly_in_tree(root: str) -> list[str]:
     """Paths in the working tree that run code later, outside the sandbox: ``.git`` whole (so
-    it can be neither renamed nor replaced, nor a hook or a ``commondir`` added) and startup
-    files."""
-    names = [".git", *sorted(RC_FILES)]
+    it can be neither renamed nor replaced, nor a hook or a ``commondir`` added), startup
+    files, and what an editor or tool runs on its own (``.vscode``, ``.husky``, …) — those
+    at the top of the tree that exist (a missing one can be created, as a missing rc file)."""
+    names = [".git", *sorted(RC_FILES), *sorted(AUTORUN_DIRS), *sorted(AUTORUN_FILES)]
     return [p for p in (os.path.join(root, n) for n in names) if os.path.lexists(p)]
 
 

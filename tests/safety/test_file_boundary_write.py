@@ -54,7 +54,9 @@ def test_outside_the_tree_needs_a_person(path: str, repo: Path, hermetic_env: Pa
 
 @pytest.mark.parametrize("path", [".git/hooks/pre-commit", ".git/config", ".git", ".git/HEAD",
                                   "vendor/lib/.git/hooks/post-checkout", ".bashrc",
-                                  "sub/.zshrc", ".gitattributes"])
+                                  "sub/.zshrc", ".gitattributes", ".vscode/tasks.json",
+                                  ".husky/pre-commit", ".pre-commit-config.yaml",
+                                  "src/.pdbrc", ".idea/runConfigurations/x.xml"])
 def test_protected_places_in_the_tree_need_a_person(path: str, repo: Path,
                                                     hermetic_env: Path) -> None:
     decision, dangerous, person, _ = judge(FileBoundary(str(hermetic_env)), path, repo / "src")

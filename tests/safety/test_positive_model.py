@@ -224,3 +224,16 @@ def test_an_escaped_word_with_hidden_characters_is_dangerous(
     found = verdict(command, work, hermetic_env)
     assert found.dangerous == dangerous, (command, found.reasons)
     assert any("invisible" in r for r in found.reasons) == dangerous
+
+
+@pytest.mark.parametrize(("command", "dangerous"), [
+    ("echo '{}' > .vscode/tasks.json", True),     # runs when the folder is opened
+    ("cp hooks.yaml .pre-commit-config.yaml", True),  # runs at the next commit
+    ("printf 'x' >> .husky/pre-commit", True),
+    ("echo import os > src/.pdbrc", True),          # pdb reads it in this directory
+    ("echo x > src/vscode.txt", False),             # only the names that run on their own
+    ("echo x > docs/idea.md", False)])
+def test_writing_what_an_editor_or_tool_runs_on_its_own_is_dangerous(
+        command: str, dangerous: bool, work: Path, hermetic_env: Path) -> None:
+    found = verdict(command, work, hermetic_env)
+    assert found.decision == "ask" and found.dangerous == dangerous, (command, found.reasons)

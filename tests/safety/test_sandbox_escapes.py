@@ -59,9 +59,28 @@ def test_a_missing_hooks_directory_cannot_be_created(world: World, tmp_path: Pat
     assert (repo / "ok").exists() and result["exit_code"] == 0  # the tree itself is writable
 
 
+def test_what_an_editor_or_hook_manager_runs_stays_read_only(world: World) -> None:
+    """`.vscode/tasks.json` runs on folder open, `.pre-commit-config.yaml` at commit: outside
+    the sandbox. Neither can be changed, nor `.vscode` replaced; the tree stays writable."""
+    if available("bwrap") is not None:
+        pytest.skip("bubblewrap does not work here")
+    (world.work / ".vscode").mkdir()
+    tasks = world.work / ".vscode" / "tasks.json"
+    tasks.write_text("{}\n")
+    hooks = world.work / ".pre-commit-config.yaml"
+    hooks.write_text("repos: []\n")
+    result = run("echo evil >> .vscode/tasks.json; echo evil > .vscode/settings.json; "
+                 "mv .vscode .vscode-old; echo evil >> .pre-commit-config.yaml; touch ok; "
+                 "echo done", world, make_sandbox(world, "bwrap"))
+    assert result["stdout"].strip() == "done"
+    assert tasks.read_text() == "{}\n" and hooks.read_text() == "repos: []\n"
+    assert sorted(p.name for p in (world.work / ".vscode").iterdir()) == ["tasks.json"]
+    assert not (world.work / ".vscode-old").exists() and (world.work / "ok").exists()
+
+
 def test_landlock_says_it_does_not_protect_git(world: World) -> None:
     line = make_sandbox(world, "landlock").describe(str(world.work))
-    assert "not protected by Landlock: .git" in line
+    assert "not protected by Landlock: .git" in line and ".vscode" in line
 
 
 # ---------------------------------------------------------------------------- 2. unix sockets
