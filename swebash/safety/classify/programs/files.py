@@ -42,8 +42,12 @@ define("install ginstall", lambda: prog(
     hook="copy", danger={"--strip-program:": "runs the program it is given"}))
 define("mkdir", lambda: prog("-pvZ -m: --mode: --parents --verbose --context::", args="p*",
                              hook="create"))
-define("touch", lambda: prog("-acfhm -d: -r:n -t: --no-create --date: --no-dereference "
-                             "--reference:n --time:", args="p*", hook="create"))
+# a chosen time (`touch -d @0`, `-r other`) makes a changed file look untouched: timestomping
+define("touch", lambda: prog("-acfhm --no-create --no-dereference --time:", args="p*",
+                             hook="create",
+                             danger={"-d: -t: --date: -r:n --reference:n":
+                                     "sets a file's times to a chosen moment (hides when it "
+                                     "changed)"}))
 define("mkfifo", lambda: prog("-Z -m: --mode: --context::", args="p*", hook="create"))
 define("mknod", lambda: prog("-Z -m: --mode: --context::", args="p*",
                              effect="creates a device file", dangerous=True))

@@ -185,7 +185,14 @@ def git() -> Spec:
             "stash": stash,
             "worktree": prog(subs={
                 "list": prog("-v --porcelain --verbose --expire: -z"),
-                "add move lock unlock repair": write("changes working trees"),
+                # the new working tree's path is a place written: outside the tree, it is
+                # judged like any write there
+                "add": prog("-fq --force --detach --checkout --no-checkout --lock --reason: "
+                            "--orphan -b: -B: --track --no-track --guess-remote "
+                            "--no-guess-remote --quiet", args="a p?",
+                            effect="adds a working tree"),
+                "move": prog("-f --force", args="p a", effect="moves a working tree"),
+                "lock unlock repair": write("changes working trees"),
                 "remove prune": write("deletes a working tree", True)}),
             "submodule": prog("--quiet -q", subs={
                 "status": prog("--cached --recursive -q --quiet", args="n*", inherits=True),
