@@ -256,3 +256,21 @@ def test_a_new_working_tree_is_a_place_written(command: str, dangerous: bool, wo
                                                hermetic_env: Path) -> None:
     found = verdict(command, work, hermetic_env)
     assert found.decision == "ask" and found.dangerous == dangerous, (command, found.reasons)
+
+
+def test_giving_files_away_or_freezing_them_is_dangerous(work: Path, hermetic_env: Path) -> None:
+    import grp
+    import os
+    import pwd
+
+    me = pwd.getpwuid(os.getuid()).pw_name
+    mine = grp.getgrgid(pwd.getpwuid(os.getuid()).pw_gid).gr_name
+    other = next(p.pw_name for p in pwd.getpwall() if p.pw_uid != os.getuid())
+    for command in (f"chown {me} README.md", f"chown {me}:{mine} README.md",
+                    f"chgrp {mine} README.md", "chattr -i README.md"):
+        found = verdict(command, work, hermetic_env)
+        assert found.decision == "ask" and not found.dangerous, (command, found.reasons)
+    for command in (f"chown {other} README.md", f"chown {me}.{other}x README.md",
+                    "chown $OWNER README.md", "chattr +i README.md", "chattr =a README.md"):
+        found = verdict(command, work, hermetic_env)
+        assert found.dangerous, (command, found.reasons)

@@ -83,6 +83,25 @@ PERM_OPTIONS = re.compile(r"^-[cfvRHLPh]+$|^--(changes|silent|quiet|verbose|recu
                           r"reference=.+|from=.+)$")
 
 
+def own_owner(name: str, spec: str) -> bool:
+    """``chown me:mygroup`` / ``chgrp mygroup``: the owner and group are this user's own
+    (by name or number); anything else gives the files away."""
+    import grp
+    import os
+    import pwd
+
+    sep = ":" if ":" in spec or "." not in spec else "."  # `user.group`, the old spelling
+    user, _, group = spec.partition(sep) if name == "chown" else ("", "", spec)
+    try:
+        me = pwd.getpwuid(os.getuid())
+        groups = {g.gr_name for g in grp.getgrall() if me.pw_name in g.gr_mem}
+        gids = {str(g) for g in (me.pw_gid, *os.getgroups())}
+        groups |= {grp.getgrgid(int(gid)).gr_name for gid in gids}
+    except (KeyError, OSError):
+        return False
+    return user in ("", me.pw_name, str(me.pw_uid)) and group in ("", *groups, *gids)
+
+
 def perms(f: Findings, p: Parsed, depth: int) -> None:
     """chmod/chown/chgrp/chattr/setfacl: modes can look like options (``chmod -x f``), so the
     words are read here: options from a known list, then the mode, then the targets."""
@@ -98,6 +117,12 @@ def perms(f: Findings, p: Parsed, depth: int) -> None:
             f.ask("chmod: makes a program run with its owner's privileges (setuid)", True)
         if p.name == "chmod" and NO_ACCESS.match(mode[0]):
             f.ask("chmod: removes all access to files", True)
+        if p.name in ("chown", "chgrp") and not mode[1] and not own_owner(p.name, mode[0]):
+            f.ask(f"{p.name}: gives files to another user or group ({mode[0][:20]})", True)
+        elif p.name in ("chown", "chgrp") and mode[1]:
+            f.ask(f"{p.name}: gives files to an owner known only at run time", True)
+        if p.name == "chattr" and re.match(r"^[+=].*[ia]", mode[0]):
+            f.ask("chattr: makes files immutable or append-only (only root can undo it)", True)
     f.ask(f"{p.name}: changes permissions or ownership", recursive)
     for text, dynamic in words:
         target(f, p.name, text if not dynamic else Arg(text, True, "p", 0), overwrite=False)
