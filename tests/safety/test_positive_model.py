@@ -274,3 +274,18 @@ def test_giving_files_away_or_freezing_them_is_dangerous(work: Path, hermetic_en
                     "chown $OWNER README.md", "chattr +i README.md", "chattr =a README.md"):
         found = verdict(command, work, hermetic_env)
         assert found.dangerous, (command, found.reasons)
+
+
+@pytest.mark.parametrize(("command", "unknown"), [
+    ("bash /tmp/x.sh", True), ("python3 /tmp/x.py", True), ("source /tmp/x.sh", True),
+    ("make -f /tmp/x.mk", True), ("make -f/tmp/x.mk all", True), ("make -C /tmp/x", True),
+    ("cmake -P /tmp/x.cmake", True), ("cd /tmp && bash x.sh", True),
+    ("bash src/run.sh", False), ("python3 src/app.py", False), ("make -C src test", False),
+    ("source src/env.sh", False), ("sh /usr/share/doc/x.sh", False)])
+def test_code_from_outside_the_tree_is_unknown(command: str, unknown: bool, work: Path,
+                                               hermetic_env: Path) -> None:
+    """The project's own code and installed code are judged by their rules (a plain ask);
+    a script from anywhere else is something nothing here vouches for."""
+    found = verdict(command, work, hermetic_env)
+    assert found.decision == "ask" and found.dangerous == unknown, (command, found.reasons)
+    assert found.unknown == unknown

@@ -8,7 +8,7 @@ import fnmatch
 import os
 
 from swebash.safety.classify.model import Findings
-from swebash.safety.paths import check_path, expand, read_place, within
+from swebash.safety.paths import SYSTEM_DIRS, check_path, expand, read_place, within
 
 __all__ = ["bounded_glob", "expand", "globbed", "read_path", "write_target"]
 
@@ -57,6 +57,20 @@ def globbed(f: Findings, path: str, cwd: str) -> list[str]:
         f.ask(f"reads a glob too large to check: {path[:60]}", not in_tree(f, full))
         return [path]
     return [path, *matches]
+
+
+def code_from(f: Findings, label: str, path: str, dynamic: bool = False) -> None:
+    """A script, makefile or module file a program will run: the working tree's own code and
+    installed code (system directories) are what the other rules judge; code from anywhere
+    else (``bash /tmp/x.sh``, ``make -f ~/Downloads/x.mk``) is unknown — nothing here says
+    what it does."""
+    if dynamic or path in ("-", "/dev/stdin") or "://" in path:
+        return  # judged by the caller (run-time names, input, URLs)
+    for cwd in f.cwds or [f.cwd]:
+        full = os.path.realpath(expand(path, cwd, f.home))
+        if not in_tree(f, full) and not any(within(full, d) for d in SYSTEM_DIRS):
+            f.ask_unknown(f"{label}: runs code from {path[:40]}, outside the working tree")
+            return
 
 
 def in_tree(f: Findings, path: str) -> bool:

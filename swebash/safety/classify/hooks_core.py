@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from swebash.safety.classify import roles, terminal
-from swebash.safety.classify.checks import read_path
+from swebash.safety.classify.checks import code_from, read_path
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
 
@@ -70,6 +70,7 @@ def source(f: Findings, p: Parsed, depth: int) -> None:
     for word, dynamic in words[:1]:
         if not dynamic:
             read_path(f, word)
+            code_from(f, p.name, word)
 
 
 def echo(f: Findings, p: Parsed, depth: int) -> None:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 
 from swebash.safety.classify import roles
-from swebash.safety.classify.checks import read_path
+from swebash.safety.classify.checks import code_from, read_path
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
 from swebash.safety.paths import expand, within
@@ -94,6 +94,8 @@ def script(f: Findings, p: Parsed, depth: int) -> None:
         read_path(f, first.text)  # a syntax check reads the file, runs nothing
     else:
         f.ask(f"{p.name}: runs a program")
+        if not p.has("-m"):
+            code_from(f, p.name, first.text)
 
 
 COMPILER_INFO = re.compile(r"^(--version|-v|--help|-dumpmachine|-dumpversion|"
@@ -190,6 +192,13 @@ def make(f: Findings, p: Parsed, depth: int) -> None:
         elif word in ("-f", "--file", "--makefile") and k + 1 < len(words) and \
                 words[k + 1] in ("-", "/dev/stdin"):
             f.ask(f"{p.name}: runs a makefile read from its input", True)
+        elif word in ("-f", "--file", "--makefile", "-C", "--directory") and \
+                k + 1 < len(words):  # a makefile, or the directory whose makefile runs
+            code_from(f, p.name, words[k + 1], p.dynamic[k + 2])
+        elif word.startswith(("--file=", "--makefile=")) or \
+                (word.startswith("-f") and len(word) > 2 and not word.startswith("--")):
+            code_from(f, p.name, word.split("=", 1)[-1] if "=" in word else word[2:],
+                      p.dynamic[k + 1])
         elif re.match(r"^(SHELL|MAKESHELL|\.SHELLFLAGS|MAKEFLAGS|MAKEFILES)=", word):
             f.ask(f"{p.name}: sets {word.split('=', 1)[0]}, which changes what runs", True)
     f.ask(f"{p.name}: runs the Makefile's commands")
@@ -228,6 +237,9 @@ def cmake(f: Findings, p: Parsed, depth: int) -> None:
         return
     if "-P" in words:
         f.ask("cmake -P: runs a CMake script (it can run commands)")
+        at = words.index("-P")
+        if at + 1 < len(words):
+            code_from(f, "cmake -P", words[at + 1], p.dynamic[at + 2])
     else:
         f.ask("cmake: configures or builds the project (its CMake code runs)")
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 
 from swebash.safety.classify import roles
-from swebash.safety.classify.checks import read_path
+from swebash.safety.classify.checks import code_from, read_path
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
 
@@ -23,6 +23,7 @@ def shell(f: Findings, p: Parsed, depth: int) -> None:
         f.ask(f"{p.name}: runs a script named only at run time", True)
     elif [w for w in words if not w.startswith(("-", "+"))]:
         f.ask(f"{p.name}: runs a script")
+        code_from(f, p.name, next(w for w in words if not w.startswith(("-", "+"))))
     else:
         f.ask(f"{p.name}: starts a shell (it runs whatever it reads)", True)
 
