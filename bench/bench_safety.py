@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from _timing import best_ms, median_ms
 
 from swebash.safety.gate import DefaultGate
+from swebash.safety.redact import SecretRedactor
 from tests.safety import corpus_fresh_d as d
 from tests.safety import corpus_fresh_e as e
 from tests.safety import corpus_fresh_f as f_
@@ -77,6 +78,14 @@ def main() -> int:
     print(f"stress inputs ({len(stress)}, up to {max(s[1] for s in stress) // 1000} KB): "
           f"max {worst[0]:.0f} ms ({worst[1]} chars, {worst[2]!r}…), "
           f"p50 {statistics.median(times):.0f} ms   [target: every one < 1000 ms]")
+    redactor = SecretRedactor({})
+    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "README.md"), encoding="utf-8") as fh:
+        readme = fh.read()
+    hostile = "PASSWORD=" * 11000  # ~100 KB of secret names: the worst case per byte
+    for label, text in (("README.md", readme), ("100 KB of 'PASSWORD='", hostile)):
+        cost = median_ms(lambda text=text: redactor.redact(text), 9)  # type: ignore[misc]
+        print(f"redact {label} ({len(text) // 1000} KB): {cost:.1f} ms")
     corpus = FAMILY_DANGEROUS + FAMILY_READ_ONLY
     per = median_ms(lambda: [gate.check_command(c, cwd) for c in corpus], 3) / len(corpus)
     print(f"corpus of {len(corpus)} family commands: {per:.2f} ms per command (median run)")

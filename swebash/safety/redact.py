@@ -1,8 +1,15 @@
 """Secret redaction: applied to everything before it leaves the machine or reaches the audit log.
 
-Two nets: the values of environment variables whose names look secret (and the configured API
-keys), replaced by ``[REDACTED:<VAR>]``; and well-known token shapes, replaced by
-``[REDACTED:<kind>]``, so a key pasted into a file or printed by a command is caught too.
+Three nets: the values of environment variables whose names look secret (and the configured API
+keys), replaced by ``[REDACTED:<VAR>]``; well-known token shapes, replaced by
+``[REDACTED:<kind>]``, so a key pasted into a file or printed by a command is caught too; and
+values *given* to a secret-named key wherever they are written — ``DB_PASSWORD=hunter2``,
+``password: "s3cr3t"``, ``"client_secret": "…"``, ``--password=…``, ``aws_secret_access_key =
+…``, a URL's ``user:password@`` — replaced by ``[REDACTED:value]`` (a config file, a compose
+file or an ``env`` printout read by a tool, or the terminal after ``cat .env``). A value is a
+literal: quoted, or a bare word that carries a digit or a symbol and ends the statement, so
+code (``token = tokenizer.encode(x)``, ``self.token = new_token``, ``${DB_PASSWORD}``) is left
+as it is.
 
 Redaction works on a whole text, never line by line: a private key spans lines, so a tool that
 hands back lines (search_text) redacts the file first and matches after. A key is redacted from
@@ -44,6 +51,109 @@ SHAPE_MARKERS: dict[str, tuple[str, ...]] = {
 }
 
 
+# a key named for a secret, as written in env files, shell, YAML, JSON, TOML, INI and options
+# Names a secret is given under: found with plain substring searches of the lowercased text
+# (C speed, however many there are), then each is read with anchored matches.
+MAX_KEY = 64
+KEY_LITERALS = ("passw", "passphrase", "secret", "token", "credential", "key")
+# "key" names a secret only as api_key/access-key/… or an upper-case NAME_KEY (STRIPE_KEY);
+# primary_key, monkey and keyboard are no secrets
+KEY_BEFORE = re.compile(r"(?:api|access|private|auth|account)[_-]?\Z")
+ASSIGNED_VALUE = re.compile(
+    # the text may be JSON-encoded (a tool's result): quotes may be \" and line ends \n
+    r"[A-Za-z0-9_.-]{0,48}+(?:\\?[\"'])?+[ \t]*+(?::=|=>|:|=)[ \t]*+"
+    r"(?:\\?\"(?P<dq>[^\"\\\n$]{6,256}+)\\?\"|\\?'(?P<sq>[^'\\\n$]{6,256}+)\\?'|"
+    r"(?P<bare>[^\s\"'`,;(){}\[\]<>$\\]{6,256}+)(?=[ \t]*+(?:$|[#,;&|}\]\\]|\r))|"
+    r"(?P<opt>[^\s\"'`$\\]{6,256}+)(?=\s|\\|$))", re.MULTILINE)
+# `curl -u admin:hunter2 …`: a user's password given with -u/--user (quantifiers possessive:
+# a value that fails its end never backtracks)
+USER_OPTION = re.compile(r"(?<!\S)(?:-u|--user)[ =](?P<user>[^\s:/@]{1,64}+):"
+                         r"(?P<pw>[^\s@]{4,256}+)(?=\s|$)")
+URL_PASSWORD = re.compile(r"(?<=://)(?P<user>[^/?#@\s:]{0,256}+):(?P<pw>[^/?#@\s]{1,256}+)@")
+CODE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
+MARK = "[REDACTED:value]"
+
+
+def _plain_value(value: str, quoted: bool) -> bool:
+    """A literal that may be a secret: not a reference, a template, a URL or a number; a bare
+    word also carries a digit or a symbol (``new_token`` is a variable, ``hunter2`` is not)."""
+    if value.startswith(("{{", "%(", "<", "http://", "https://", "[REDACTED")) or \
+            not any(c.isalpha() for c in value) or value.strip() != value:
+        return False
+    if not quoted and CODE_WORD.fullmatch(value):
+        return False  # process.env.API_KEY, os.environ.get, settings.SECRET_KEY
+    return quoted or any(not (c.isalpha() or c == "_") for c in value)
+
+
+def _secret_key_word(text: str, low: str, at: int) -> bool:
+    """The "key" at ``at`` ends a secret's name: NAME_KEY in upper case, or api/access/…key."""
+    upper = text.startswith("KEY", at) and at > 1 and text[at - 1] == "_" and \
+        (text[at - 2].isupper() or text[at - 2].isdigit())
+    return upper or KEY_BEFORE.search(low, max(0, at - 8), at) is not None
+
+
+def _candidates(text: str, low: str) -> list[int]:
+    """Where a secret-named key's name word ends, in order."""
+    found: list[int] = []
+    for literal in KEY_LITERALS:
+        at = low.find(literal)
+        while at >= 0:
+            end = at + len(literal)
+            if literal != "key" or _secret_key_word(text, low, at):
+                found.append(end)
+            at = low.find(literal, end)
+    return sorted(set(found))
+
+
+def _assigned_spans(text: str, low: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    done = 0
+    for end in _candidates(text, low):
+        if end < done:
+            continue
+        value = ASSIGNED_VALUE.match(text, end)
+        if value is None:
+            continue
+        group = next(g for g in ("dq", "sq", "bare", "opt") if value.group(g) is not None)
+        if group == "opt" and not _option_before(text, end):
+            continue  # a bare value ending at a space is an option's only (`--password=x y`)
+        if _plain_value(value.group(group), group in ("dq", "sq")):
+            spans.append(value.span(group))
+        done = value.end()
+    return spans
+
+
+def _option_before(text: str, end: int) -> bool:
+    """The key that ends at ``end`` is an option (``--password``): its word starts with -."""
+    start = text.rfind(" ", max(0, end - MAX_KEY), end) + 1 or max(0, end - MAX_KEY)
+    word = text[start:end].lstrip("\t\n")
+    return word.startswith("-")
+
+
+SECRET_WORDS = ("pass", "secret", "token", "key", "credential", "phrase")
+
+
+def redact_assigned(text: str) -> str:
+    """The third net: values given to secret-named keys and options, and URL passwords."""
+    if "://" in text and "@" in text:
+        text = URL_PASSWORD.sub(lambda m: f"{m.group('user')}:{MARK}@", text)
+    if "-u" in text or "--user" in text:
+        text = USER_OPTION.sub(lambda m: m.group(0) if not _plain_value(m.group("pw"), False)
+                               else m.group(0)[: m.start("pw") - m.start()] + MARK, text)
+    low = text.lower()
+    spans = _assigned_spans(text, low) if any(word in low for word in SECRET_WORDS) else []
+    if not spans:
+        return text
+    out: list[str] = []
+    at = 0
+    for start, end in spans:
+        out.append(text[at:start])
+        out.append(MARK)
+        at = end
+    out.append(text[at:])
+    return "".join(out)
+
+
 class SecretRedactor:
     def __init__(self, environ: Mapping[str, str], extra_secrets: Iterable[str] = ()) -> None:
         self._names: dict[str, str] = {}
@@ -78,7 +188,7 @@ class SecretRedactor:
         for kind, pattern in TOKEN_SHAPES:
             if any(marker in text for marker in SHAPE_MARKERS[kind]):  # a scan per shape is slow
                 text = pattern.sub(f"[REDACTED:{kind}]", text)
-        return text
+        return redact_assigned(text)
 
 
 def redact_private_keys(text: str) -> str:

@@ -75,6 +75,7 @@ class WriteFileTool(ToolExecutor):
             old = current_text(path, ctx)
         except SwebashError:
             return None
+        keeps_secrets(old, old or "", str_arg(args, "content"), "content")
         if old is None:
             return "\n".join(str_arg(args, "content").splitlines()[:PREVIEW_LINES])
         return unified_diff(old, str_arg(args, "content"), str_arg(args, "path"))
@@ -82,11 +83,30 @@ class WriteFileTool(ToolExecutor):
     async def execute(self, args: JsonObject, ctx: ToolContext) -> ToolOutput:
         path = Path(files_of(ctx).write_target(str_arg(args, "path"), ctx.cwd))
         existed = path.exists()
+        before = current_text(path, ctx) if existed else None
+        keeps_secrets(before, before or "", str_arg(args, "content"), "content")
         written = write_atomic(path, str_arg(args, "content"))
         verb = "overwrote" if existed else "created"
         return ToolOutput(json.dumps({"path": str(path), "bytes_written": written,
                                       "created": not existed}),
                           summary=f"{verb} {path.name}, {written} bytes")
+
+
+REDACTED = "[REDACTED:"
+PLACEHOLDER = ("holds a [REDACTED:…] placeholder: the model was shown a placeholder instead of "
+               "a secret, and writing it would replace the secret; leave that part of the file "
+               "untouched (edit_file with old_text around it)")
+
+
+def keeps_secrets(file: str | None, old: str, new: str, what: str) -> None:
+    """Refuse a write that would put redaction placeholders in place of the secrets they hid:
+    the model only ever saw the placeholder, so text it writes back holds it, not the value.
+    A new file has no secret to lose, and a file that already holds the placeholder text is
+    about redaction (its tests, its docs): both are written as asked."""
+    if file is None or REDACTED in file or REDACTED not in new:
+        return
+    if new.count(REDACTED) > old.count(REDACTED):
+        raise ExecutionFailed(f"{what} {PLACEHOLDER}")
 
 
 class EditFileTool(ToolExecutor):
@@ -126,6 +146,9 @@ class EditFileTool(ToolExecutor):
         needle = str_arg(args, "old_text")
         if not needle:
             raise ExecutionFailed("old_text is empty")
+        if REDACTED in needle and needle not in old:
+            raise ExecutionFailed(f"old_text {PLACEHOLDER}")
+        keeps_secrets(old, needle, str_arg(args, "new_text"), "new_text")
         count = old.count(needle)
         if count != 1:
             where = "not found" if count == 0 else f"found {count} times"

@@ -433,3 +433,26 @@ def test_a_secret_exported_at_the_prompt_never_reaches_the_model(
     assert "done-42" in sent  # the tool's output did reach the model
     assert secret not in sent
     assert "[REDACTED:SERVICE_TOKEN]" in sent
+
+
+def test_a_password_in_a_file_never_reaches_the_model(
+        spawn: Spawn, server: FakeServer, ai_env: dict[str, str], tmp_path: Path) -> None:
+    """Values given to secret-named keys are redacted wherever they are written: a compose
+    file a tool reads, and a config printed at the prompt before the question (the terminal
+    context). The rest of the file reaches the model as it is."""
+    (tmp_path / "compose.yml").write_text(
+        "services:\n  db:\n    image: postgres:16\n    environment:\n"
+        "      POSTGRES_PASSWORD: Tr0ub4dor-3x\n      POSTGRES_URL: postgres://app:"
+        "c0rrect-h0rse@db/app\n")
+    (tmp_path / "app.env").write_text("STRIPE_KEY=rk_live_9f8e7d6c5b4a\nDEBUG=1\n")
+    server.script({"tools": tool("cat compose.yml")}, {"text": "Read it."})
+    term = spawn(env=ai_env, cwd=str(tmp_path))
+    term.run("cat app.env")
+    term.run("? what database does this use")
+    assert "Read it." in term.text()
+    sent = json.dumps([request.body for request in server.requests])
+    assert "image: postgres:16" in sent and "DEBUG=1" in sent  # the rest is read as it is
+    for value in ("Tr0ub4dor-3x", "c0rrect-h0rse", "rk_live_9f8e7d6c5b4a"):
+        at = sent.find(value)
+        assert at < 0, sent[max(0, at - 300):at + 40]
+    assert "POSTGRES_PASSWORD: [REDACTED:value]" in sent

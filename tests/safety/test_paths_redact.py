@@ -176,3 +176,34 @@ def test_many_begin_lines_cost_linear_time() -> None:
     hostile = "-----BEGIN RSA PRIVATE KEY-----x" * 30_000 + "y" * 1_000_000
     out = SecretRedactor({}).redact(hostile)
     assert out.count("[REDACTED:private-key]") == 30_000 and out.endswith("y" * 1000)
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("DB_PASSWORD=hunter2xyz\n", "hunter2xyz"),
+    ("export STRIPE_KEY=rk_live_abcdef123456\n", "rk_live_abcdef123456"),
+    ('  password: "s3cr3t-Value!"\n', "s3cr3t-Value!"),
+    ("      POSTGRES_PASSWORD: example123\n", "example123"),
+    ('{"client_secret": "abcDEF123456", "x": 1}', "abcDEF123456"),
+    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n",
+     "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+    ("AccountName=x;AccountKey=abc123+/def==;EndpointSuffix=core", "abc123+/def=="),
+    ("postgres://app:pa55word@db/app", "pa55word"),
+    ("mysql --password=S3cretPass db", "S3cretPass"),
+    ("curl -u admin:hunter2 https://x", "hunter2"),
+    ("x-api-key: abcdef123456", "abcdef123456"),
+    (json.dumps({"stdout": "POSTGRES_PASSWORD: Tr0ub4dor-3x\nok\n"}), "Tr0ub4dor-3x")])
+def test_a_value_given_to_a_secret_named_key_is_redacted(text: str, secret: str) -> None:
+    out = SecretRedactor({}).redact(text)
+    assert secret not in out and "[REDACTED:value]" in out
+
+
+@pytest.mark.parametrize("text", [
+    "token = tokenizer.encode(x)", "self.token = new_token",
+    'password = request.form["password"]', "PASSWORD_MIN_LENGTH = 8",
+    'api_key = os.environ["API_KEY"]', '"password": "${DB_PASSWORD}"',
+    'TOKEN_URL = "https://oauth2.googleapis.com/token"', "const apiKey = process.env.API_KEY;",
+    "foreign_key: user_id2", "primary_key = id", "docker run -u 1000:1000 img",
+    "monkey = banana123", "secret: {{ .Values.secret }}", "def check_password(pw):"])
+def test_code_that_names_a_secret_is_left_as_it_is(text: str) -> None:
+    assert SecretRedactor({}).redact(text) == text
+

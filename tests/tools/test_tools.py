@@ -241,6 +241,35 @@ def test_edit_file_needs_exactly_one_match(tmp_path: Path) -> None:
     assert (tmp_path / "f.py").read_text() == "a = 1\nb = 2\n"
 
 
+def test_a_redaction_placeholder_never_replaces_the_secret_it_hid(tmp_path: Path) -> None:
+    """The model saw `password: [REDACTED:value]`; writing that back would lose the password.
+    The write is refused with a reason; a new file, or one already about placeholders, is
+    written as asked; an edit around the secret works."""
+    config = tmp_path / "config.yml"
+    config.write_text("db:\n  password: Tr0ub4dor-3x\n  pool: 5\n")
+    ctx = ctx_for(tmp_path)
+    shown = "db:\n  password: [REDACTED:value]\n  pool: 10\n"
+    for tool, args in ((WriteFileTool(), {"path": "config.yml", "content": shown}),
+                       (EditFileTool(), {"path": "config.yml",
+                                         "old_text": "  password: [REDACTED:value]\n  pool: 5",
+                                         "new_text": "  password: [REDACTED:value]\n  pool: 10"}),
+                       (EditFileTool(), {"path": "config.yml", "old_text": "  pool: 5",
+                                         "new_text": "  password: [REDACTED:value]"})):
+        with pytest.raises(ExecutionFailed, match="placeholder"):
+            tool.preview(args, ctx)
+        with pytest.raises(ExecutionFailed, match="placeholder"):
+            run(tool, args, ctx)
+    assert "Tr0ub4dor-3x" in config.read_text()
+    run(EditFileTool(), {"path": "config.yml", "old_text": "pool: 5", "new_text": "pool: 10"},
+        ctx)
+    assert config.read_text() == "db:\n  password: Tr0ub4dor-3x\n  pool: 10\n"
+    run(WriteFileTool(), {"path": "new.md", "content": "shown as [REDACTED:value]\n"}, ctx)
+    (tmp_path / "doc.md").write_text("a [REDACTED:x] marker\n")
+    run(EditFileTool(), {"path": "doc.md", "old_text": "marker", "new_text": "[REDACTED:y]"},
+        ctx)
+    assert (tmp_path / "doc.md").read_text() == "a [REDACTED:x] [REDACTED:y]\n"
+
+
 def test_search_text_skips_binary_and_git(tmp_path: Path) -> None:
     (tmp_path / "src").mkdir()
     (tmp_path / "src/a.py").write_text("import os\nTODO: fix\n")
