@@ -21,7 +21,16 @@ import os
 import re
 from typing import Any
 
-from swebash.safety.classify import builtins, checks, envflow, processes, streams
+from swebash.safety.classify import (
+    builtins,
+    checks,
+    envflow,
+    lines,
+    processes,
+    searching,
+    streams,
+    written,
+)
 from swebash.safety.classify.dispatch import check_argv, judge
 from swebash.safety.classify.hooks_text import feed_kind
 from swebash.safety.classify.model import MAX_DEPTH, Findings, OverBudget, Word, base, text
@@ -308,6 +317,9 @@ class Walker:
             elif child.type == "heredoc_body":
                 for sub in child.named_children:  # expansions in an unquoted here-doc run
                     if sub.type != "heredoc_content":
+                        used = envflow.secret_uses(self.f, text(sub))
+                        if used and name not in envflow.DISCARDS:
+                            self.f.ask(f"{envflow.USES} {used[:40]}", True)
                         self.visit(sub)
 
     def redirect(self, node: Any, consumer: str = "") -> None:
@@ -319,6 +331,7 @@ class Walker:
                 targets[0].type == "process_substitution":
             return
         word = word_of(targets[0])
+        searching.check_glob(self.f, word.source)
         if op in (">&", "<&") and (targets[0].type == "number" or word.text in ("-", "")
                                    or word.text.rstrip("-").isdigit()):
             return  # fd duplication or closing
@@ -336,6 +349,7 @@ class Walker:
                 self.f.ask("writes to a file named only at run time", dangerous=True)
             elif word.text not in STD_STREAMS:
                 self.f.ask(f"redirect writes {word.text[:60]}")
+                written.note_write(self.f, word.text)
                 checks.write_target(self.f, word.text, "redirect",
                                     overwrite_is_dangerous=op in (">", ">|", "&>", ">&"))
 
@@ -352,6 +366,7 @@ class Walker:
         self.f.bound.pop(name, None)
         envflow.assigned(self.f, name, word.source)
         processes.assigned(self.f, name, word.source)
+        builtins.history_variable(self.f, name)
         check_env_name(self.f, name, None if word.dynamic else word.text, prefix=prefix)
         if word.dynamic or builtins.EXPANDS.search(word.text):
             self.f.tainted = True
@@ -379,12 +394,16 @@ class Walker:
             self.visit_substitutions(child)
         rule = builtins.BUILTIN_RULES.get(keyword, builtins.declare)
         rule(self.f, keyword, argv, dyn, self.depth)
+        if node.id not in self.enclosed:
+            envflow.single(self.f, node)
         self.f.record(argv)
+        lines.after(self.f)
 
     def command(self, node: Any) -> None:
         words: list[Word] = []
         feeds = []  # redirects that feed stdin: a here-string or a process substitution
         redirects: list[Any] = []
+        prefixes: list[str] = []  # the values of assignments in front of the command
         for child in node.named_children:
             kind = child.type
             if kind == "herestring_redirect" or (kind == "file_redirect" and any(
@@ -392,6 +411,9 @@ class Walker:
                 feeds.append(child)
             if kind == "variable_assignment":
                 self.assignment(child, prefix=True)
+                value = child.child_by_field_name("value")
+                if value is not None:
+                    prefixes.append(text(value))
             elif kind == "command_name":
                 inner = child.named_children[0] if child.named_children else child
                 words.append(word_of(inner))
@@ -412,7 +434,12 @@ class Walker:
             name = base(words[0].text)
             if feeds and (name in SHELLS or name in INTERPRETERS or name in STDIN_RUNNERS):
                 self.f.ask(f"feeds code to an interpreter through a redirect ({name})", True)
+            envflow.command_uses(self.f, words, prefixes,
+                                 [text(c) for c in feeds if c.type == "herestring_redirect"])
+            for word in words:
+                searching.check_glob(self.f, word.source)
             check_argv(self.f, words, self.depth)
+            lines.after(self.f)
 
     def function(self, node: Any) -> None:
         name_node = node.child_by_field_name("name")
@@ -435,6 +462,7 @@ class Walker:
         values: list[str] | None = []
         for value in node.children_by_field_name("value"):
             word = word_of(value)
+            searching.check_glob(self.f, word.source)
             if word.dynamic or set("*?[") & set(word.text):
                 self.f.tainted = True
             if word.dynamic or values is None:
@@ -463,6 +491,13 @@ class Walker:
 
     def test_command(self, node: Any) -> None:
         operators = [text(n) for n in descendants(node, "test_operator")]
+        for compared in descendants(node, "binary_expression"):
+            if any(c.type in ("&&", "||") for c in compared.children):
+                continue  # its comparisons are binary expressions of their own
+            used = envflow.secret_uses(self.f, text(compared))
+            if used:  # `[[ $TOKEN == ab* ]]` guesses the value a piece at a time
+                self.f.ask(f"{envflow.USES} {used[:40]}", True)
+                break
         if ARITH_TESTS & set(operators):
             self.f.evaluates.append("[[ -eq ]]")
         for op in descendants(node, "unary_expression"):
