@@ -63,16 +63,14 @@ def expansion(f: Findings, source: str) -> None:
 def assigned(f: Findings, name: str, source: str) -> None:
     """``x=$GITHUB_TOKEN``, ``x=$(printenv TOKEN)``: ``x`` holds a secret from now on;
     ``n=GH_TOKEN``: ``n`` holds a secret's NAME (``${!n}`` is its value)."""
-    names = f.notes.setdefault(SECRET_NAMES, set())
     bare = source.strip("'\"")
     if re.fullmatch(r"[A-Za-z_]\w*", bare) and is_secret(bare, f):
-        names.add(name)
-    else:
-        names.discard(name)
-    if secret_reference(source, f) or secret_uses(f, source) or (("printenv" in source or "env" in source) and
-                                       re.search(r"\$\(|`", source) and
-                                       any(is_secret(w, f) for w in re.findall(r"\w+",
-                                                                               source))):
+        f.notes.setdefault(SECRET_NAMES, set()).add(name)
+    elif SECRET_NAMES in f.notes:
+        f.notes[SECRET_NAMES].discard(name)
+    printed = ("printenv" in source or "env" in source) and re.search(r"\$\(|`", source) \
+        and any(is_secret(w, f) for w in re.findall(r"\w+", source))
+    if secret_reference(source, f) or secret_uses(f, source) or printed:
         f.secret_vars.add(name)
     else:
         f.secret_vars.discard(name)
@@ -264,8 +262,7 @@ def pipeline(f: Findings, children: list[Any], names: list[str | None],
     never into a file. ``names``: each stage's ``stage_name``; ``outer``: a redirected
     statement around the whole pipeline."""
     if any(name in DUMP_NAMES for name in names):
-        described = [stage(child) for child in children]
-        dumps(f, [d[0] if d else None for d in described])
+        dumps(f, [d[0] if d else None for d in map(stage, children)])
     flowing = False
     last = len(children) - 1
     for index, (child, name) in enumerate(zip(children, names, strict=True)):
@@ -405,6 +402,12 @@ def command_uses(f: Findings, words: list[Word], prefixes: list[str],
     of it (``GH_TOKEN=$MY_TOKEN gh …``) or in a here-string."""
     if not words:
         return
+    for word in words:
+        if word.dynamic and "$" in word.source:
+            break
+    else:
+        if not feeds and not any("$" in source for source in prefixes):
+            return
     name = base(words[0].text)
     if name in DISCARDS or only_tests_set(name, [w.text for w in words[1:]]):
         return
@@ -415,15 +418,19 @@ def command_uses(f: Findings, words: list[Word], prefixes: list[str],
             return
 
 
+NAMERS = frozenset({"printenv", "declare", "typeset", "export", "local", "readonly"})
+
+
 def names_secret(f: Findings, argv: list[str]) -> str | None:
     """``printenv OPENAI_API_KEY``, ``declare -p GH_TOKEN``: a secret printed by its name."""
     if not argv:
         return None
     name = base(argv[0])
+    if name not in NAMERS:
+        return None
     operands = [w for w in argv[1:] if not w.startswith("-")]
     flags = {c for w in argv[1:] if w.startswith("-") and not w.startswith("--") for c in w[1:]}
-    if name == "printenv" or (name in ("declare", "typeset", "export", "local", "readonly")
-                              and "p" in flags):
+    if name == "printenv" or "p" in flags:
         return next((w for w in operands if is_secret(w.split("=", 1)[0], f)), None)
     return None
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 from swebash.safety.classify import envflow, searching, written
 from swebash.safety.classify.model import Findings
 
+# the programs some family has a rule for (a 1 KB pipeline of others costs a set lookup each)
+CONCERNED = envflow.NAMERS | searching.FINDERS | written.WRITERS
+
 
 def after(f: Findings) -> None:
     """Apply the line families to every command recorded since the last call."""
@@ -20,6 +23,12 @@ def after(f: Findings) -> None:
         index = f.flowed
         f.flowed += 1
         argv = f.commands[index]
+        if not argv:
+            continue
+        first = argv[0]  # no family's program has a path or a version in its name
+        if first not in CONCERNED and "/" not in first and not (
+                f.notes and (f.notes.get(written.WRITTEN) or f.notes.get(written.UNPACKED))):
+            continue
         before = f.asks
         f.window += 1
         try:

@@ -66,7 +66,7 @@ FD_VALUES = frozenset({"-e", "--extension", "-t", "--type", "-E", "--exclude", "
                        "-X", "--exec-batch", "-S", "--size", "-j", "--threads", "-c",
                        "--color", "--changed-within", "--changed-before", "-o", "--owner",
                        "--base-directory", "--search-path", "--max-results", "--format",
-                       "--ignore-file", "-l", "--limit", "-d", "--database", "-n"})
+                       "--ignore-file", "-l", "--limit", "--database", "-n"})
 
 
 def filled(pattern: str, regex: bool = False, letter: str = "x") -> str:

@@ -171,9 +171,9 @@ def manifest_run(f: Findings, name: str, args: list[str]) -> str | None:
             directory = args[k + 1]
             if arg == "--manifest-path":
                 directory = posixpath.dirname(directory) or "."
-        elif arg in ("-f", "--file", "--makefile") and name in ("make", "gmake"):
-            if produced(f, args[k + 1]):
-                return args[k + 1]
+        elif arg in ("-f", "--file", "--makefile") and name in ("make", "gmake") and \
+                produced(f, args[k + 1]):
+            return args[k + 1]
     if name == "git":  # anything under .git/ (hooks, config) runs on a later git command
         git_dir = expand(posixpath.join(directory, ".git"), here(f), f.home)
         if any(within(w, git_dir) for w in f.notes.get(WRITTEN, ())):
@@ -185,6 +185,10 @@ def manifest_run(f: Findings, name: str, args: list[str]) -> str | None:
 
 
 # --------------------------------------------------------------------------- writes
+
+
+WRITERS = frozenset({"tee", "cp", "mv", "install", "ln", "rsync", "scp", "curl", "wget", "dd",
+                     "git"}) | ARCHIVES
 
 
 def writes(f: Findings, argv: list[str]) -> None:
