@@ -237,7 +237,7 @@ def shopt(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) 
 
 SET_FLAGS = re.compile(r"[-+][euxvCfnhBHPbo]+")
 SET_NAMES = frozenset({"pipefail", "errexit", "nounset", "xtrace", "verbose", "noclobber",
-                       "noglob", "noexec", "posix", "errtrace", "functrace"})
+                       "noglob", "noexec", "posix", "errtrace", "functrace", "history"})
 
 
 def set_(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:

@@ -75,8 +75,9 @@ def filled(pattern: str, regex: bool = False, letter: str = "x") -> str:
     if regex:
         pattern = pattern.strip("^$")
         pattern = re.sub(r"\.[*+?]|\\w[*+]?", letter, pattern)
-        pattern = re.sub(r"\[[^\]]*\][*+?]?|\.", "x", pattern.replace("\\.", "\0"))
-        pattern = pattern.replace("\0", ".").replace("\\/", "/").replace("\\", "")
+        # a lone `.` matches itself too: `.netrc` as a regex still names .netrc
+        pattern = re.sub(r"\[[^\]]*\][*+?]?", "x", pattern)
+        pattern = pattern.replace("\\.", ".").replace("\\/", "/").replace("\\", "")
         return re.sub(r"[|*+?()]", "", pattern)
     pattern = re.sub(r"\[[^\]]*\]", "x", pattern)
     return pattern.replace("*", letter).replace("?", "x")
