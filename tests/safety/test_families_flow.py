@@ -272,8 +272,9 @@ def test_a_build_file_written_then_used_is_dangerous(check: object, command: str
 
 @pytest.mark.parametrize("command", [
     "echo hi > out.txt; cat out.txt", "echo x > f; python tool.py", "make", "npm install",
-    "echo x > package.json; npm ls", "unzip -l a.zip; sh install.sh", "bash x.sh; echo x > x.sh",
-    "echo x > notes.txt; make", "echo x > sub/Makefile; make", "curl -o x.json https://e.x/ && jq . x.json",
+    "echo x > package.json; npm ls", "unzip -l a.zip; sh install.sh",
+    "bash x.sh; echo x > x.sh", "echo x > notes.txt; make", "echo x > sub/Makefile; make",
+    "curl -o x.json https://e.x/ && jq . x.json",
 ])
 def test_running_what_the_line_did_not_write_is_not_flagged_for_it(check: object,
                                                                   command: str) -> None:
