@@ -307,3 +307,42 @@ def test_policy_check_shows_each_family(hermetic_env: Path, tmp_path: Path) -> N
                              check=True).stdout
         assert out.startswith(decision), (command, out)
         assert reason in out, (command, out)
+
+
+def test_a_loop_over_a_secret_and_a_name_read_at_run_time_are_secret_uses(
+        check: object) -> None:
+    dangerous_for(check, "for v in $GH_TOKEN; do echo $v; done", "uses the secret variable v")
+    dangerous_for(check, "xargs printenv < names.txt", "uses the secret variable")
+    allowed(check, "for v in a b; do echo $v; done")
+
+
+@pytest.mark.parametrize("command", [
+    "find . -name 'id_*'", "find . -iname '*credential*'", "find . -name '*secret*'",
+    "fd -t f secret", "locate '*.ovpn'",
+])
+def test_a_pattern_that_matches_only_secret_names_is_a_credential_search(
+        check: object, command: str) -> None:
+    asks_for(check, command, HUNTING)
+
+
+@pytest.mark.parametrize("command", ["find . -name '*'", "find . -name '.*'", "fd config",
+                                     "find . -name '*.crt'", "find . -name 'cert.pem'",
+                                     "find / -name authorized_keys"])
+def test_a_pattern_for_anything_or_for_public_files_is_not(check: object,
+                                                           command: str) -> None:
+    verdict = judged(check, command)
+    assert not any(HUNTING in r for r in verdict.reasons), (command, verdict.reasons)
+
+
+def test_more_ways_to_run_what_the_line_wrote(check: object) -> None:
+    dangerous_for(check, "rsync -a src/ dst/; dst/run", f"{RUNS_WRITTEN} (dst/run)")
+    dangerous_for(check, "echo 1 > f && perl f", f"{RUNS_WRITTEN} (f)")
+    dangerous_for(check, "echo x > test.py && python -m pytest test.py", RUNS_WRITTEN)
+    dangerous_for(check, "echo x > test_a.py && pytest -q", f"{RUNS_WRITTEN} (test_a.py)")
+    verdict = judged(check, "echo x > notes.md && pytest -q")
+    assert not any(RUNS_WRITTEN in r for r in verdict.reasons), verdict.reasons
+
+
+def test_an_assignment_with_export_is_not_a_dump(check: object) -> None:
+    verdict = judged(check, "export HISTSIZE=10000")
+    assert verdict.dangerous and not any(DUMPED in r for r in verdict.reasons), verdict

@@ -431,7 +431,12 @@ def names_secret(f: Findings, argv: list[str]) -> str | None:
     operands = [w for w in argv[1:] if not w.startswith("-")]
     flags = {c for w in argv[1:] if w.startswith("-") and not w.startswith("--") for c in w[1:]}
     if name == "printenv" or "p" in flags:
-        return next((w for w in operands if is_secret(w.split("=", 1)[0], f)), None)
+        for word in operands:
+            plain = word.split("=", 1)[0]
+            if is_secret(plain, f):
+                return plain
+            if name == "printenv" and not re.fullmatch(r"[A-Za-z_]\w*", plain):
+                return "named only at run time"  # `xargs printenv`, `printenv "$v"`
     return None
 
 

@@ -14,11 +14,14 @@ wherever it is (``find //.aws``) — the command asks "looks for credential file
 
 from __future__ import annotations
 
+import fnmatch
+import functools
 import os
+import posixpath
 import re
 
 from swebash.safety.classify.model import Findings, base
-from swebash.safety.paths import SECRET_DIR_RE, secret_reason
+from swebash.safety.paths import SECRET_DIR_RE, SECRET_HOME_FILES, secret_reason
 
 # -------------------------------------------------------------------------- deep globs
 
@@ -83,10 +86,53 @@ def filled(pattern: str, regex: bool = False, letter: str = "x") -> str:
     return pattern.replace("*", letter).replace("?", "x")
 
 
+# Names of the shapes the path guard's SECRET_NAME pattern describes, beside its list of secret
+# files: what a pattern such as `id_*` or `*credential*` is after. Each is kept only if the
+# guard itself calls it secret, so the guard stays the one list.
+SHAPES = ("id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "credentials", "credentials.json",
+          "token", "token.json", ".env", ".env.local", "server.key", "key.pem", "cert.p12",
+          "store.pfx", "release.jks", "app.keystore", "putty.ppk", "vault.kdbx",
+          "terraform.tfstate", "prod.tfvars", "master.key", "secrets.yaml", "secret.json",
+          "service-account.json", "backup.gpg", "deploy_rsa", "vpn.ovpn", "prod.env",
+          "app.secret", ".htpasswd")
+# ordinary names a pattern meant for anything would match too (`*`, `.*`, `*.*`, `*e*`)
+ORDINARY = ("README.md", "main.py", "index.js", "Makefile", "notes.txt", ".gitignore",
+            "config.yaml", "package.json", "x")
+
+
+@functools.lru_cache(maxsize=1)
+def secret_samples() -> tuple[str, ...]:
+    names = {posixpath.basename(p) for p in SECRET_HOME_FILES} | set(SHAPES)
+    return tuple(sorted(n for n in names if secret_reason("/x/" + n, "/nonexistent")))
+
+
+def targets_secrets(pattern: str, regex: bool) -> bool:
+    """The pattern matches a secret file's name and no ordinary one."""
+    if "/" in pattern:
+        return False
+    if regex:
+        try:
+            compiled = re.compile(pattern, re.I)
+        except re.error:
+            return False
+
+        def hit(name: str) -> bool:
+            return compiled.search(name) is not None
+    else:
+        low = pattern.lower()
+
+        def hit(name: str) -> bool:
+            return fnmatch.fnmatchcase(name.lower(), low)
+    return any(hit(n) for n in secret_samples()) and not any(hit(n) for n in ORDINARY)
+
+
 def names_credential(f: Findings, pattern: str, *, regex: bool = False) -> bool:
-    """The pattern, its wildcards filled with nothing or with a letter, names a secret."""
+    """The pattern, its wildcards filled with nothing or with a letter, names a secret; or
+    it matches a secret file's name and no ordinary one (``id_*``, ``*credential*``)."""
     if not pattern:
         return False
+    if targets_secrets(pattern, regex):
+        return True
     for letter in ("", "x"):
         sample = filled(pattern, regex, letter)
         sample = sample[2:] if sample.startswith("./") else sample
@@ -141,11 +187,10 @@ def patterns(name: str, args: list[str]) -> tuple[list[str], list[str], list[str
         if operands:
             (regexes if regex_mode else globs).append(operands[0])
         roots.extend(operands[1:])
-    else:
-        if {"-r", "--regexp", "--regex"} & set(args):
-            regexes.extend(operands)
-        else:
-            globs.extend(operands)
+    elif {"-r", "--regexp", "--regex"} & set(args):
+        regexes.extend(operands)
+    else:  # a pattern without wildcards matches anywhere in the path
+        globs.extend(p if set("*?[") & set(p) else f"*{p}*" for p in operands)
     return globs, regexes, roots
 
 

@@ -395,7 +395,7 @@ class Walker:
         rule = builtins.BUILTIN_RULES.get(keyword, builtins.declare)
         rule(self.f, keyword, argv, dyn, self.depth)
         if node.id not in self.enclosed:
-            envflow.single(self.f, node)
+            envflow.dumps(self.f, [argv])
         self.f.record(argv)
         lines.after(self.f)
 
@@ -477,6 +477,8 @@ class Walker:
                 values.append(word.text)
         if variable is not None:
             name = text(variable)
+            envflow.assigned(self.f, name, " ".join(
+                text(v) for v in node.children_by_field_name("value")))
             if values is not None and len(values) <= checks.MAX_GLOB:
                 self.f.bound[name] = values
             else:

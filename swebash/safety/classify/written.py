@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 
 from swebash.safety.classify.model import Findings, base, positional
 from swebash.safety.classify.tables import INTERPRETERS, SHELLS
@@ -63,6 +64,9 @@ MANIFESTS: dict[str, tuple[tuple[str, ...], frozenset[str] | None]] = {
     "git": ((".git/config", ".gitattributes", ".gitmodules"), None),
 }
 INFO = frozenset({"--version", "-V", "--help", "-h", "help", "version"})
+# besides shells and the interpreters table: programs whose first operand is a script to run
+SCRIPT_RUNNERS = frozenset({"source", ".", "perl", "node", "php", "expect"})
+TEST_FILE = re.compile(r"(^|/)(test_[^/]*\.py|[^/]*_test\.py|conftest\.py)$")
 ARCHIVES = frozenset({"tar", "bsdtar", "gtar", "unzip", "7z", "7za", "unrar", "cpio"})
 CURL_VALUES = set("HdXuAebcTFwxmrKECYyzPQtU")
 
@@ -111,7 +115,10 @@ def runs_written(f: Findings, argv: list[str]) -> str | None:
         return argv[0]
     if name in ("python", "python3") and args[:2] == ["-m", "pip"]:
         name, args = "pip", args[2:]
-    if name in SHELLS or name in INTERPRETERS or name in ("source", "."):
+    if name in ("python", "python3") and args[:1] == ["-m"] and len(args) > 1 and \
+            args[1] in MANIFESTS:
+        name, args = args[1], args[2:]
+    if name in SHELLS or name in INTERPRETERS or name in SCRIPT_RUNNERS:
         script = script_of(name, args)
         if script is not None and produced(f, script):
             return script
@@ -174,6 +181,14 @@ def manifest_run(f: Findings, name: str, args: list[str]) -> str | None:
         elif arg in ("-f", "--file", "--makefile") and name in ("make", "gmake") and \
                 produced(f, args[k + 1]):
             return args[k + 1]
+    if name == "pytest":  # it imports every test file it is given or collects
+        named = next((a for a in positional(args) if produced(f, a.split("::", 1)[0])), None)
+        if named:
+            return named
+        top = expand(directory, here(f), f.home)
+        for path in sorted(f.notes.get(WRITTEN, ())):
+            if TEST_FILE.search(path) and within(path, top):
+                return posixpath.basename(path)
     if name == "git":  # anything under .git/ (hooks, config) runs on a later git command
         git_dir = expand(posixpath.join(directory, ".git"), here(f), f.home)
         if any(within(w, git_dir) for w in f.notes.get(WRITTEN, ())):
@@ -217,6 +232,9 @@ def writes(f: Findings, argv: list[str]) -> None:
             note_unpacked(f, target)
 
 
+RECURSIVE = re.compile(r"^(-[a-zA-Z]*[rRa][a-zA-Z]*|--recursive|--archive)$")
+
+
 def copies(f: Findings, args: list[str]) -> None:
     target = next((args[k + 1] for k, a in enumerate(args[:-1])
                    if a in ("-t", "--target-directory")), None)
@@ -228,6 +246,8 @@ def copies(f: Findings, args: list[str]) -> None:
     if target is None:
         return
     note_write(f, target)
+    if any(RECURSIVE.match(a) for a in args):
+        note_unpacked(f, target)  # a tree copied in: whatever it holds
     for source in operands:
         note_write(f, posixpath.join(target, posixpath.basename(source.rstrip("/"))))
 
