@@ -19,22 +19,26 @@ CONCERNED = envflow.NAMERS | searching.FINDERS | written.WRITERS
 
 def after(f: Findings) -> None:
     """Apply the line families to every command recorded since the last call."""
-    while f.flowed < len(f.commands):
+    commands = f.commands
+    while f.flowed < len(commands):
         index = f.flowed
         f.flowed += 1
-        argv = f.commands[index]
-        if not argv:
+        argv = commands[index]
+        # no family's program has a path or a version in its name
+        if not argv or (argv[0] not in CONCERNED and "/" not in argv[0] and not (
+                f.notes and (written.WRITTEN in f.notes or written.UNPACKED in f.notes))):
             continue
-        first = argv[0]  # no family's program has a path or a version in its name
-        if first not in CONCERNED and "/" not in first and not (
-                f.notes and (f.notes.get(written.WRITTEN) or f.notes.get(written.UNPACKED))):
-            continue
-        before = f.asks
-        f.window += 1
-        try:
-            envflow.line_command(f, argv)
-            searching.line_command(f, argv)
-            written.line_command(f, argv)
-        finally:
-            f.window -= 1
-        f.command_asks[index] += f.asks - before
+        apply(f, index, argv)
+
+
+def apply(f: Findings, index: int, argv: list[str]) -> None:
+    """The families on one recorded command; its questions count against it."""
+    before = f.asks
+    f.window += 1
+    try:
+        envflow.line_command(f, argv)
+        searching.line_command(f, argv)
+        written.line_command(f, argv)
+    finally:
+        f.window -= 1
+    f.command_asks[index] += f.asks - before

@@ -434,10 +434,12 @@ class Walker:
             name = base(words[0].text)
             if feeds and (name in SHELLS or name in INTERPRETERS or name in STDIN_RUNNERS):
                 self.f.ask(f"feeds code to an interpreter through a redirect ({name})", True)
-            envflow.command_uses(self.f, words, prefixes,
-                                 [text(c) for c in feeds if c.type == "herestring_redirect"])
+            if prefixes or feeds or any(w.dynamic for w in words):
+                envflow.command_uses(self.f, words, prefixes, [
+                    text(c) for c in feeds if c.type == "herestring_redirect"])
             for word in words:
-                searching.check_glob(self.f, word.source)
+                if "*" in word.source or "?" in word.source or "[" in word.source:
+                    searching.check_glob(self.f, word.source)
             check_argv(self.f, words, self.depth)
             lines.after(self.f)
 
