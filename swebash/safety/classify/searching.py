@@ -100,6 +100,9 @@ ORDINARY = ("README.md", "main.py", "index.js", "Makefile", "notes.txt", ".gitig
             "config.yaml", "package.json", "x")
 
 
+QUANTIFIED_GROUP = re.compile(r"\)[*+?{]")
+
+
 @functools.lru_cache(maxsize=1)
 def secret_samples() -> tuple[str, ...]:
     names = {posixpath.basename(p) for p in SECRET_HOME_FILES} | set(SHAPES)
@@ -111,6 +114,8 @@ def targets_secrets(pattern: str, regex: bool) -> bool:
     if "/" in pattern:
         return False
     if regex:
+        if QUANTIFIED_GROUP.search(pattern) or len(pattern) > 200:
+            return False  # `(.*)*z` backtracks exponentially: never run such a pattern here
         try:
             compiled = re.compile(pattern, re.I)
         except re.error:

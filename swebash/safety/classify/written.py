@@ -295,10 +295,8 @@ def wget(f: Findings, args: list[str]) -> None:
             output = following
         elif arg.startswith("--output-document="):
             output = arg.split("=", 1)[1]
-        elif arg.startswith("-O") and not arg.startswith("--"):
-            output = arg[2:]
-        elif arg.startswith("-") and not arg.startswith("--") and arg.endswith("O"):
-            output = following  # `-qO file`
+        elif arg.startswith("-") and not arg.startswith("--") and "O" in arg:
+            output = arg.split("O", 1)[1] or following  # `-O f`, `-Of`, `-qO f`, `-qO-`
         elif arg in ("-P", "--directory-prefix"):
             directory = following
         elif arg.startswith("--directory-prefix="):
