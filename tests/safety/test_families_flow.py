@@ -346,3 +346,11 @@ def test_more_ways_to_run_what_the_line_wrote(check: object) -> None:
 def test_an_assignment_with_export_is_not_a_dump(check: object) -> None:
     verdict = judged(check, "export HISTSIZE=10000")
     assert verdict.dangerous and not any(DUMPED in r for r in verdict.reasons), verdict
+
+
+@pytest.mark.parametrize("command", [
+    "echo $XDG_SESSION_ID $GIT_AUTHOR_NAME $TOKENIZERS_PARALLELISM",
+    "echo $PASSWORD_STORE_DIR $AWS_SHARED_CREDENTIALS_FILE $GOOGLE_APPLICATION_CREDENTIALS_PATH",
+])
+def test_variables_that_only_look_secret_may_be_printed(check: object, command: str) -> None:
+    allowed(check, command)

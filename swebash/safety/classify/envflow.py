@@ -29,7 +29,11 @@ SECRET_VAR = re.compile(
     r"^(REDIS|MONGO(DB)?|AMQP|POSTGRES|MYSQL|RABBITMQ)_URL$)")
 NOT_SECRET = frozenset({"SSH_AUTH_SOCK", "XAUTHORITY", "GPG_AGENT_INFO",
                         "TOKENIZERS_PARALLELISM", "AUTHOR", "PWD", "OLDPWD",
-                        "KUBECONFIG", "GIT_ASKPASS", "SSH_ASKPASS"})
+                        "KUBECONFIG", "GIT_ASKPASS", "SSH_ASKPASS",
+                        # a login session's or a terminal's number, not a credential
+                        "XDG_SESSION_ID", "TERM_SESSION_ID"})
+# `PASSWORD_STORE_DIR`, `AWS_SHARED_CREDENTIALS_FILE`: where a secret is kept, not the secret
+LOCATION = re.compile(r"_(DIR|FILE|PATH|HOME)$")
 REFERENCE = re.compile(r"\$\{?#?!?([A-Za-z_]\w*)")
 # ${NAME<op>…}: operators that reshape the value (substring, replace, trim, case, transform)
 EXPANSION = re.compile(r"^\$\{([A-Za-z_]\w*)(:(?![-=+?])|//?|##?|%%?|\^\^?|,,?|~~?|"
@@ -41,8 +45,9 @@ WRITTEN = "writes secret environment values to a file"
 def is_secret(name: str, f: Findings) -> bool:
     """A secret-looking name (this module's net, widened by the redactor's: every name whose
     value the redactor hides counts here too), or a variable given a secret's value."""
-    return name in f.secret_vars or (name not in NOT_SECRET and bool(
-        SECRET_VAR.search(name) or REDACTED_NAME.search(name)))
+    return name in f.secret_vars or (name not in NOT_SECRET and not LOCATION.search(name)
+                                     and bool(SECRET_VAR.search(name) or
+                                              REDACTED_NAME.search(name)))
 
 
 def secret_reference(source: str, f: Findings) -> str | None:
