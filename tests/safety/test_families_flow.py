@@ -69,6 +69,7 @@ def allowed(check: object, command: str) -> None:
     ("cat <<EOF\n$SLACK_WEBHOOK\nEOF", "SLACK_WEBHOOK"),
     ('printf -v copy %s "$STRIPE_SECRET"', "STRIPE_SECRET"),
     ("[[ $GH_TOKEN == ghp* ]]", "GH_TOKEN"),
+    ("case $GH_TOKEN in ghp_*) echo classic;; esac", "GH_TOKEN"),
     ('[ "$API_KEY" = abc ]', "API_KEY"),
     ("sudo echo $SERVICE_PASSWD", "SERVICE_PASSWD"),
     ("bash -c 'echo $VAULT_TOKEN'", "VAULT_TOKEN"),

@@ -205,6 +205,11 @@ class Walker:
         elif kind in ("ERROR", "MISSING"):
             self.f.ask("the command could not be parsed completely", True)
         elif kind in STRUCTURAL or kind in LEAVES:
+            if kind == "case_statement":  # `case $TOKEN in ghp_*)` guesses the value too
+                value = node.child_by_field_name("value")
+                used = envflow.secret_uses(self.f, text(value)) if value is not None else None
+                if used:
+                    self.f.ask(f"{envflow.USES} {used[:40]}", True)
             if kind in ("arithmetic_expansion", "c_style_for_statement"):
                 self.f.evaluates.append(kind)
             elif kind == "compound_statement" and node.children and \
