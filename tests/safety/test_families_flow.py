@@ -355,3 +355,20 @@ def test_an_assignment_with_export_is_not_a_dump(check: object) -> None:
 ])
 def test_variables_that_only_look_secret_may_be_printed(check: object, command: str) -> None:
     allowed(check, command)
+
+
+@pytest.mark.parametrize("command", [
+    "ls -R ~ | grep id_rsa", "tree -a ~ | grep '\\.pem$'", "find . | grep -F .netrc",
+    "du -a / | grep kubeconfig",
+])
+def test_a_listing_filtered_for_a_secret_name_is_a_credential_search(
+        check: object, command: str) -> None:
+    asks_for(check, command, HUNTING)
+
+
+@pytest.mark.parametrize("command", ["ls | grep py", "ls -la | grep env", "fd env",
+                                     "git ls-files | grep -v test",
+                                     "find . -name '*env*'"])
+def test_a_listing_filtered_for_ordinary_names_is_not(check: object, command: str) -> None:
+    verdict = judged(check, command)
+    assert not any(HUNTING in r for r in verdict.reasons), (command, verdict.reasons)

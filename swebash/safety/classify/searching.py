@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import itertools
 import os
 import posixpath
 import re
@@ -97,7 +98,7 @@ SHAPES = ("id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "credentials", "credenti
           "app.secret", ".htpasswd")
 # ordinary names a pattern meant for anything would match too (`*`, `.*`, `*.*`, `*e*`)
 ORDINARY = ("README.md", "main.py", "index.js", "Makefile", "notes.txt", ".gitignore",
-            "config.yaml", "package.json", "x")
+            "config.yaml", "package.json", "environment.yml", ".venv", "x")
 
 
 QUANTIFIED_GROUP = re.compile(r"\)[*+?{]")
@@ -131,12 +132,13 @@ def targets_secrets(pattern: str, regex: bool) -> bool:
     return any(hit(n) for n in secret_samples()) and not any(hit(n) for n in ORDINARY)
 
 
-def names_credential(f: Findings, pattern: str, *, regex: bool = False) -> bool:
+def names_credential(f: Findings, pattern: str, *, regex: bool = False,
+                     shapes: bool = True) -> bool:
     """The pattern, its wildcards filled with nothing or with a letter, names a secret; or
     it matches a secret file's name and no ordinary one (``id_*``, ``*credential*``)."""
     if not pattern:
         return False
-    if targets_secrets(pattern, regex):
+    if shapes and targets_secrets(pattern, regex):
         return True
     for letter in ("", "x"):
         sample = filled(pattern, regex, letter)
@@ -207,6 +209,27 @@ def hunts_credentials(f: Findings, argv: list[str]) -> bool:
     return any(names_credential(f, p) for p in globs) or \
         any(names_credential(f, p, regex=True) for p in regexes) or \
         any(secret_root(f, r) for r in roots)
+
+
+# programs that list file names, and filters that pick names from a listing
+LISTERS = FINDERS | {"ls", "tree", "du", "rg", "git", "fzf", "tar", "unzip", "zipinfo"}
+FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
+
+
+def listing_filtered(f: Findings, stages: list[list[str]]) -> None:
+    """``ls -R ~ | grep id_rsa``, ``rg --files / | grep -i credentials``: a listing of names
+    filtered for a secret file's name is the same search as ``find -name``."""
+    for listing, stage in itertools.pairwise(stages):
+        if not listing or not stage or base(listing[0]) not in LISTERS or \
+                base(stage[0]) not in FILTERS:
+            continue
+        pattern = next((w for w in stage[1:] if not w.startswith("-")), "")
+        fixed = any(w in ("-F", "--fixed-strings") for w in stage[1:]) or \
+            base(stage[0]) == "fgrep"
+        # a name filtered out of a listing: only a pattern that names a secret file itself
+        if pattern and names_credential(f, pattern, regex=not fixed, shapes=False):
+            f.ask(HUNTING)
+            return
 
 
 def line_command(f: Findings, argv: list[str]) -> None:

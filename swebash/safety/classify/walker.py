@@ -255,6 +255,7 @@ class Walker:
                     base(argv[0]) == "openssl" and argv[1:2] not in (["s_client"],
                                                                      ["s_server"])):
                 self.f.ask(f"sends piped data over the network ({base(argv[0])})", True)
+        searching.listing_filtered(self.f, stages)
 
     def redirected(self, node: Any) -> None:
         body = node.child_by_field_name("body")
