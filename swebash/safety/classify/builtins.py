@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from swebash.safety.classify import envflow, terminal
+from swebash.safety.classify import envflow, lines, terminal
 from swebash.safety.classify.model import Findings, Rule, positional
 from swebash.safety.classify.tables import HIJACK_VARS, SAFE_VALUE
 
@@ -315,6 +315,8 @@ def bind(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -
 
 
 def cd(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    # the line families read each command where it ran: those before this one, from here
+    lines.after(f)
     words = [(w, d) for w, d in zip(argv[1:], dyn[1:], strict=True)
              if not (w.startswith("-") and w != "-" and not d)]
     if not words:

@@ -3,7 +3,9 @@
 The walker hands every simple command to the dispatcher, which peels wrappers (``sudo``,
 ``nohup``, ``xargs``, ``find -exec``, ``bash -c``) and records the command it judged in
 ``Findings.commands``. The families here read those records once each, in order, so a fact
-one command leaves (a file it wrote) is there for the commands after it. Their questions are
+one command leaves (a file it wrote) is there for the commands after it. They run at a
+``cd`` (for the commands before it, in the directory they ran in) and once at the end of the
+walk, not after every command: a 1 KB pipeline has sixty. Their questions are
 counted against the command that raised them, so a user's allow rule for that command lifts
 a question that is not dangerous, as it lifts the command's own.
 """

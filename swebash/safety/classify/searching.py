@@ -220,8 +220,8 @@ def listing_filtered(f: Findings, stages: list[list[str]]) -> None:
     """``ls -R ~ | grep id_rsa``, ``rg --files / | grep -i credentials``: a listing of names
     filtered for a secret file's name is the same search as ``find -name``."""
     for listing, stage in itertools.pairwise(stages):
-        if not listing or not stage or base(listing[0]) not in LISTERS or \
-                base(stage[0]) not in FILTERS:
+        if not listing or not stage or (stage[0] not in FILTERS and "/" not in stage[0]) or \
+                base(stage[0]) not in FILTERS or base(listing[0]) not in LISTERS:
             continue
         pattern = next((w for w in stage[1:] if not w.startswith("-")), "")
         fixed = any(w in ("-F", "--fixed-strings") for w in stage[1:]) or \

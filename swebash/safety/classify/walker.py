@@ -87,6 +87,7 @@ def classify(command: str, cwd: str, home: str) -> Findings:
     findings.feed_kind = feed_kind
     try:
         classify_into(command, findings, 0)
+        lines.after(findings)  # the commands judged since the last `cd` (builtins.cd)
     except OverBudget as exc:
         # what was not checked may be anything: a dangerous verdict is kept, never dropped
         findings.ask(f"{exc} (treated as dangerous)", True)
@@ -355,6 +356,7 @@ class Walker:
                 self.f.ask("writes to a file named only at run time", dangerous=True)
             elif word.text not in STD_STREAMS:
                 self.f.ask(f"redirect writes {word.text[:60]}")
+                lines.after(self.f)  # the commands before this write run without it
                 written.note_write(self.f, word.text)
                 checks.write_target(self.f, word.text, "redirect",
                                     overwrite_is_dangerous=op in (">", ">|", "&>", ">&"))
@@ -403,7 +405,6 @@ class Walker:
         if node.id not in self.enclosed:
             envflow.dumps(self.f, [argv])
         self.f.record(argv)
-        lines.after(self.f)
 
     def command(self, node: Any) -> None:
         words: list[Word] = []
@@ -447,7 +448,6 @@ class Walker:
                 if "*" in word.source or "?" in word.source or "[" in word.source:
                     searching.check_glob(self.f, word.source)
             check_argv(self.f, words, self.depth)
-            lines.after(self.f)
 
     def function(self, node: Any) -> None:
         name_node = node.child_by_field_name("name")
