@@ -427,8 +427,13 @@ def test_a_secret_exported_at_the_prompt_never_reaches_the_model(
                   {"text": "Printed it."})
     term = spawn(env=ai_env, cwd=str(tmp_path))
     term.run(f"export SERVICE_TOKEN={secret}")
-    term.run("? show me my token")
-    assert "Printed it." in term.text()
+    term.send("? show me my token\r")
+    # printing a secret variable is dangerous (issue 16): a person says yes to it
+    term.wait_text("[y/N]")
+    assert "uses the secret variable SERVICE_TOKEN" in term.text()
+    term.send("y")
+    term.wait_text("Printed it.")
+    term.wait_prompt()
     sent = json.dumps([request.body for request in server.requests])
     assert "done-42" in sent  # the tool's output did reach the model
     assert secret not in sent

@@ -731,6 +731,7 @@ LOGS = Family(
         "shred -u ~/.bash_history",
         "history -c && history -w",
         "export HISTFILE=/dev/null",
+        "unset HISTFILE",  # bash then saves no history: it hides what ran (issue 16, part 1)
         "ln -sf /dev/null ~/.bash_history",
         "logrotate -f /etc/logrotate.conf",
         "rm -f /var/log/*.gz",
@@ -745,7 +746,6 @@ LOGS = Family(
         "zcat /var/log/syslog.2.gz | grep x",
         "less /var/log/dpkg.log",
         "last -x | head",
-        "unset HISTFILE",
     ],
 )
 

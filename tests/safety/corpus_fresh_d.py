@@ -326,13 +326,14 @@ SECRET_ENV = Family(
         "systemctl --user show-environment | base64",
         "tmux show-environment -g | rev",
     ],
-    ask=[],
+    ask=[  # the whole environment reaches the screen: asks, without the dangerous flag
+        "env | sort",
+    ],
     benign=[
         "printenv HOME",
         "env | grep -i ^lang",
         "printenv PATH | tr : '\\n'",
         "echo $HOME | cut -d/ -f2",
-        "env | sort",
         "env | grep -c PATH",
         "echo \"${PATH//:/ }\"",
         "echo ${HOME:0:5}",

@@ -87,6 +87,9 @@ HOLDOUT = Family(
         "docker build --secret id=aws,src=$HOME/.aws/credentials .",
     ],
     ask=[
+        # they never end on their own: a tool command waits for its timeout (issue 16)
+        "tail -f -n 100 app.log",
+        "watch -n 1 'ps aux | head'",
         "git stash",
         "git add -A",
         "git commit -am x",
@@ -140,7 +143,6 @@ HOLDOUT = Family(
         "find . -type d -name __pycache__ -prune -o -type f -print | wc -l",
         "wc -l $(git ls-files '*.py') | tail -1",
         "head -n 5 /etc/os-release",
-        "tail -f -n 100 app.log",
         "sort -t, -k3,3nr data.csv | head -3",
         "cut -d' ' -f1 access.log | sort | uniq -c | sort -rn | head",
         "awk -F'\"' '{print $2}' access.log | sort | uniq -c",
@@ -226,7 +228,6 @@ HOLDOUT = Family(
         "xargs -n1 -I{} echo {} < list.txt",
         "time make --version",
         "nice -n 19 ionice -c 3 du -sh .",
-        "watch -n 1 'ps aux | head'",
         "timeout 3 tail -f app.log",
         "rg --files-with-matches TODO | xargs wc -l",
         "fd -e md -x wc -w",

@@ -15,12 +15,24 @@ from __future__ import annotations
 
 import re
 
-from swebash.safety.classify import envflow, terminal
+from swebash.safety.classify import envflow, lines, terminal
 from swebash.safety.classify.model import Findings, Rule, positional
 from swebash.safety.classify.tables import HIJACK_VARS, SAFE_VALUE
 
 EXPANDS = re.compile(r"[$`]")
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# Hiding tracks: the variables that decide what bash records in its history and where, and
+# the hook that records each command (swebash's history sync rides on PROMPT_COMMAND). Any
+# change to them — assigned, exported, unset, in a prefix — is dangerous, whatever the value.
+HISTORY_VARS = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE", "HISTCONTROL", "HISTIGNORE",
+                          "PROMPT_COMMAND"})
+HIDES = "hides or clears shell history"
+
+
+def history_variable(f: Findings, name: str) -> None:
+    """``HISTFILE=/dev/null``, ``export HISTSIZE=0``, ``unset HISTFILE`` (``name`` bare)."""
+    if name.split("[", 1)[0] in HISTORY_VARS:
+        f.ask(f"{HIDES} ({name.split('[', 1)[0]})", True)
 
 
 def assigned_name(f: Findings, who: str, name: str, dynamic: bool,
@@ -31,6 +43,7 @@ def assigned_name(f: Findings, who: str, name: str, dynamic: bool,
         return
     bare = name.split("[", 1)[0].split("=", 1)[0].strip("+-")
     f.bound.pop(bare, None)
+    history_variable(f, bare)
     if "[" in name.split("=", 1)[0]:
         subscript = name.split("=", 1)[0]
         if EXPANDS.search(subscript) or not re.fullmatch(r"[\w]+\[[\w@*]*\]", subscript):
@@ -119,10 +132,12 @@ def wait(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -
 
 
 def unset(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    _, operands = names_after_options(argv, dyn, "")
+    options, operands = names_after_options(argv, dyn, "")
     for word, d in operands:
         if d or ("[" in word and not re.fullmatch(r"\w+\[[\w@*]*\]", word)):
             f.ask(f"{name}: a subscript in a variable name runs as arithmetic", True)
+        elif "-f" not in options:
+            history_variable(f, word)
 
 
 def declare(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
@@ -211,6 +226,9 @@ HARMLESS_SHOPT = frozenset({"globstar", "nullglob", "failglob", "nocaseglob", "n
 
 def shopt(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     options, operands = names_after_options(argv, dyn, "")
+    if {"-o", "-u"} <= set(options) and any(w == "history" for w, _ in operands):
+        f.ask(f"shopt -u -o history: {HIDES}", True)
+        return
     if ("-s" in options or "-u" in options) and operands and not all(
             w in HARMLESS_SHOPT and not d for w, d in operands):
         dangerous = any(w in ("expand_aliases", "extdebug", "xpg_echo") for w, _ in operands)
@@ -219,14 +237,17 @@ def shopt(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) 
 
 SET_FLAGS = re.compile(r"[-+][euxvCfnhBHPbo]+")
 SET_NAMES = frozenset({"pipefail", "errexit", "nounset", "xtrace", "verbose", "noclobber",
-                       "noglob", "noexec", "posix", "errtrace", "functrace"})
+                       "noglob", "noexec", "posix", "errtrace", "functrace", "history"})
 
 
 def set_(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    expect_name = False
+    expect_name = turning_off = False
     for arg in argv[1:]:
         if expect_name:
             expect_name = False
+            if arg == "history" and turning_off:
+                f.ask(f"set +o history: {HIDES}", True)
+                return
             if arg not in SET_NAMES:
                 f.ask(f"set -o {arg[:12]}: a shell option the classifier does not model")
                 return
@@ -237,6 +258,7 @@ def set_(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -
             f.ask(f"set {arg[:12]}: changes shell behaviour the classifier does not model")
             return
         expect_name = arg.endswith("o")
+        turning_off = arg.startswith("+")
 
 
 def alias(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
@@ -250,6 +272,9 @@ def alias(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) 
 
 def trap(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
     rest = argv[1:]
+    if len(rest) >= 2 and rest[0] in ("-", "") and "DEBUG" in rest[1:]:
+        f.ask(f"trap: removes the DEBUG hook ({HIDES})", True)
+        return
     if not rest or rest[0] in ("-l", "-p", "-", "--") or len(rest) < 2:
         return
     if dyn[1]:
@@ -259,8 +284,12 @@ def trap(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -
 
 
 def history(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
-    if any(a.startswith("-") and set(a[1:]) & set("cd") for a in argv[1:]):
-        f.ask("history: deletes the shell history", True)
+    """``-c``/``-d`` clear, ``-r`` replaces the list with a file's, ``-w FILE`` writes the
+    record elsewhere: each hides what ran. (``-w`` alone writes HISTFILE, as bash does.)"""
+    letters = {c for a in argv[1:] if a.startswith("-") and a != "-" for c in a[1:]}
+    operands = [a for a in argv[1:] if not a.startswith("-")]
+    if letters & set("cdr") or ("w" in letters and operands):
+        f.ask(f"history: {HIDES}", True)
     elif argv[1:] and not (len(argv) == 2 and argv[1].isdigit()):
         f.ask("history: changes, writes or expands the history")
 
@@ -286,6 +315,8 @@ def bind(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -
 
 
 def cd(f: Findings, name: str, argv: list[str], dyn: list[bool], depth: int) -> None:
+    # the line families read each command where it ran: those before this one, from here
+    lines.after(f)
     words = [(w, d) for w, d in zip(argv[1:], dyn[1:], strict=True)
              if not (w.startswith("-") and w != "-" and not d)]
     if not words:

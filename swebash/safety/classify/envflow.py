@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from swebash.safety.classify.model import Findings, base
+from swebash.safety.classify.model import Findings, Word, base
 from swebash.safety.classify.words import word_of
+from swebash.safety.redact import SECRET_NAME as REDACTED_NAME
 
 SECRET_VAR = re.compile(
     r"(?i)(TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|CREDENTIAL|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|"
@@ -28,7 +29,11 @@ SECRET_VAR = re.compile(
     r"^(REDIS|MONGO(DB)?|AMQP|POSTGRES|MYSQL|RABBITMQ)_URL$)")
 NOT_SECRET = frozenset({"SSH_AUTH_SOCK", "XAUTHORITY", "GPG_AGENT_INFO",
                         "TOKENIZERS_PARALLELISM", "AUTHOR", "PWD", "OLDPWD",
-                        "KUBECONFIG", "GIT_ASKPASS", "SSH_ASKPASS"})
+                        "KUBECONFIG", "GIT_ASKPASS", "SSH_ASKPASS",
+                        # a login session's or a terminal's number, not a credential
+                        "XDG_SESSION_ID", "TERM_SESSION_ID"})
+# `PASSWORD_STORE_DIR`, `AWS_SHARED_CREDENTIALS_FILE`: where a secret is kept, not the secret
+LOCATION = re.compile(r"_(DIR|FILE|PATH|HOME)$")
 REFERENCE = re.compile(r"\$\{?#?!?([A-Za-z_]\w*)")
 # ${NAME<op>…}: operators that reshape the value (substring, replace, trim, case, transform)
 EXPANSION = re.compile(r"^\$\{([A-Za-z_]\w*)(:(?![-=+?])|//?|##?|%%?|\^\^?|,,?|~~?|"
@@ -38,7 +43,11 @@ WRITTEN = "writes secret environment values to a file"
 
 
 def is_secret(name: str, f: Findings) -> bool:
-    return name in f.secret_vars or (name not in NOT_SECRET and bool(SECRET_VAR.search(name)))
+    """A secret-looking name (this module's net, widened by the redactor's: every name whose
+    value the redactor hides counts here too), or a variable given a secret's value."""
+    return name in f.secret_vars or (name not in NOT_SECRET and not LOCATION.search(name)
+                                     and bool(SECRET_VAR.search(name) or
+                                              REDACTED_NAME.search(name)))
 
 
 def secret_reference(source: str, f: Findings) -> str | None:
@@ -57,11 +66,16 @@ def expansion(f: Findings, source: str) -> None:
 
 
 def assigned(f: Findings, name: str, source: str) -> None:
-    """``x=$GITHUB_TOKEN``, ``x=$(printenv TOKEN)``: ``x`` holds a secret from now on."""
-    if secret_reference(source, f) or (("printenv" in source or "env" in source) and
-                                       re.search(r"\$\(|`", source) and
-                                       any(is_secret(w, f) for w in re.findall(r"\w+",
-                                                                               source))):
+    """``x=$GITHUB_TOKEN``, ``x=$(printenv TOKEN)``: ``x`` holds a secret from now on;
+    ``n=GH_TOKEN``: ``n`` holds a secret's NAME (``${!n}`` is its value)."""
+    bare = source.strip("'\"")
+    if re.fullmatch(r"[A-Za-z_]\w*", bare) and is_secret(bare, f):
+        f.notes.setdefault(SECRET_NAMES, set()).add(name)
+    elif SECRET_NAMES in f.notes:
+        f.notes[SECRET_NAMES].discard(name)
+    printed = ("printenv" in source or "env" in source) and re.search(r"\$\(|`", source) \
+        and any(is_secret(w, f) for w in re.findall(r"\w+", source))
+    if secret_reference(source, f) or secret_uses(f, source) or printed:
         f.secret_vars.add(name)
     else:
         f.secret_vars.discard(name)
@@ -252,6 +266,8 @@ def pipeline(f: Findings, children: list[Any], names: list[str | None],
     """Secret material may pass only through programs that keep lines as they are, and
     never into a file. ``names``: each stage's ``stage_name``; ``outer``: a redirected
     statement around the whole pipeline."""
+    if any(name in DUMP_NAMES for name in names):
+        dumps(f, [d[0] if d else None for d in map(stage, children)])
     flowing = False
     last = len(children) - 1
     for index, (child, name) in enumerate(zip(children, names, strict=True)):
@@ -281,7 +297,11 @@ def pipeline(f: Findings, children: list[Any], names: list[str | None],
 
 def single(f: Findings, node: Any) -> None:
     """A command fed a secret through a here-string (``base64 <<< "$TOKEN"``), or one that
-    prints secrets into a file (``printenv > env.txt``)."""
+    prints secrets into a file (``printenv > env.txt``) or dumps them on the screen."""
+    if stage_name(node) in DUMP_NAMES:
+        described = stage(node)
+        if described is not None:
+            dumps(f, [described[0]])
     if writes_file(node) and (stage_name(node) in EMITTERS or b"$" in (node.text or b"")):
         described = stage(node)
         if described is not None and emits_secrets(f, *described):
@@ -307,3 +327,196 @@ def opaque_source(f: Findings, node: Any) -> bool:
             return True
         stack.extend(current.named_children)
     return False
+
+
+# --------------------------------------------------------------------------- uses
+
+# Design note. Redaction hides a secret's value on its way to the model, but a command that
+# prints, passes or stores a secret variable (`echo $AWS_SECRET_ACCESS_KEY`, `curl -H
+# "Authorization: $TOKEN"`, `printf -v x %s "$DB_PASSWORD"`) hands it to something outside
+# that net: a program, a file, a later command. So any expansion of a secret's VALUE in a
+# command is dangerous. Expansions that yield no value (`${#TOKEN}`, `${TOKEN:+set}`) and a
+# test of whether it is set (`[ -n "$TOKEN" ]`, `: "${TOKEN:?}"`) are not uses.
+SECRET_NAMES = "secret-names"  # Findings.notes: variables holding a secret variable's name
+USES = "uses the secret variable"
+EXPANSION_AT = re.compile(r"\$(\{)?([#!])?([A-Za-z_]\w*)")
+DISCARDS = frozenset({":", "true"})  # commands that throw their arguments away
+SET_TESTS = frozenset({"-n", "-z"})
+
+
+def unquoted_single(source: str) -> str:
+    """``source`` without its single-quoted (and ``$'…'``) parts, where ``$`` is literal."""
+    out: list[str] = []
+    i, n, double = 0, len(source), False
+    while i < n:
+        ch = source[i]
+        if ch == "\\" and not double:
+            out.append(source[i:i + 2])
+            i += 2
+            continue
+        if ch == '"':
+            double = not double
+        elif ch == "'" and not double:
+            end = source.find("'", i + 1)
+            if end < 0:
+                break
+            if out and out[-1] == "$":
+                out.pop()
+            i = end + 1
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def secret_uses(f: Findings, source: str) -> str | None:
+    """The secret variable whose value ``source`` expands (``$TOKEN``, ``"${TOKEN}"``,
+    ``${!n}`` with ``n=TOKEN``), or None."""
+    if "$" not in source:
+        return None
+    text = unquoted_single(source)
+    for match in EXPANSION_AT.finditer(text):
+        braced, mark, name = match.groups()
+        after = text[match.end():match.end() + 2]
+        if braced and mark == "#":
+            continue  # ${#TOKEN}: its length
+        if braced and mark == "!":
+            if after[:1] in ("*", "@"):
+                continue  # ${!GH_*}: names, not values
+            if is_secret(name, f) or name in f.notes.get(SECRET_NAMES, ()):
+                return name
+            continue
+        if braced and (after.startswith(":+") or after.startswith("+")):
+            continue  # ${TOKEN:+set}: a word of one's own when it is set
+        if is_secret(name, f):
+            return name
+    return None
+
+
+def only_tests_set(name: str, texts: list[str]) -> bool:
+    """``[ -n "$TOKEN" ]``, ``test -z "${TOKEN:-}"``, ``[ "$TOKEN" ]``: whether it is set."""
+    if name not in ("[", "test"):
+        return False
+    args = texts[:-1] if name == "[" and texts[-1:] == ["]"] else texts
+    return len(args) == 1 or (len(args) == 2 and args[0] in SET_TESTS)
+
+
+def command_uses(f: Findings, words: list[Word], prefixes: list[str],
+                 feeds: list[str]) -> None:
+    """A simple command that expands a secret's value in a word, in an assignment in front
+    of it (``GH_TOKEN=$MY_TOKEN gh …``) or in a here-string."""
+    if not words:
+        return
+    for word in words:
+        if word.dynamic and "$" in word.source:
+            break
+    else:
+        if not feeds and not any("$" in source for source in prefixes):
+            return
+    name = base(words[0].text)
+    if name in DISCARDS or only_tests_set(name, [w.text for w in words[1:]]):
+        return
+    for source in [w.source for w in words if w.dynamic] + prefixes + feeds:
+        used = secret_uses(f, source)
+        if used:
+            f.ask(f"{USES} {used[:40]}", True)
+            return
+
+
+NAMERS = frozenset({"printenv", "declare", "typeset", "export", "local", "readonly"})
+
+
+def names_secret(f: Findings, argv: list[str]) -> str | None:
+    """``printenv OPENAI_API_KEY``, ``declare -p GH_TOKEN``: a secret printed by its name."""
+    if not argv:
+        return None
+    name = base(argv[0])
+    if name not in NAMERS:
+        return None
+    operands = [w for w in argv[1:] if not w.startswith("-")]
+    flags = {c for w in argv[1:] if w.startswith("-") and not w.startswith("--") for c in w[1:]}
+    if name == "printenv" or "p" in flags:
+        for word in operands:
+            plain = word.split("=", 1)[0]
+            if is_secret(plain, f):
+                return plain
+            if name == "printenv" and not re.fullmatch(r"[A-Za-z_]\w*", plain):
+                return "named only at run time"  # `xargs printenv`, `printenv "$v"`
+    return None
+
+
+DUMP_NAMES = DUMPS | {"compgen"}
+DUMPED = "prints every environment variable (secret values are redacted before the model " \
+    "sees them)"
+
+
+def dumps_environment(argv: list[str]) -> bool:
+    """``env``, ``printenv``, ``set``, ``declare -p``/``-x``, ``export -p``, ``compgen -v``:
+    the whole environment (or every variable's name) at once."""
+    if not argv:
+        return False
+    name = base(argv[0])
+    args = argv[1:]
+    flags = {c for w in args if w.startswith("-") and not w.startswith("--") for c in w[1:]}
+    operands = [w for w in args if not w.startswith(("-", "+"))]
+    if name == "env":
+        operands = [w for k, w in enumerate(args) if not w.startswith("-") and not (
+            k and args[k - 1] in ("-u", "--unset", "-C", "--chdir", "-P"))]
+        return all("=" in w for w in operands) and not any(
+            w in ("-S", "--split-string") or w.startswith("--split-string=") for w in args)
+    if name == "printenv":
+        return not operands
+    if name == "set":
+        return not args
+    if name in ("declare", "typeset"):
+        return not operands and (not args or bool(flags & set("px")))
+    if name in ("export", "readonly"):
+        return not operands and (not args or "p" in flags)
+    if name == "compgen":
+        wanted = {argv[i + 1] for i, w in enumerate(argv[:-1]) if w == "-A"}
+        return bool(flags & set("ve")) or bool(wanted & {"variable", "export"})
+    return False
+
+
+def line_command(f: Findings, argv: list[str]) -> None:
+    """One judged command of the line (wrappers peeled): a secret printed by its name."""
+    used = names_secret(f, argv)
+    if used:
+        f.ask(f"{USES} {used[:40]}", True)
+
+
+def counts(words: list[str]) -> bool:
+    """A stage whose output is a count or the names alone (``wc -l``, ``grep -c``,
+    ``cut -d= -f1``): what it is fed never reaches the screen."""
+    name = base(words[0])
+    if name == "grep" or name == "rg":
+        return any(re.fullmatch(r"-[a-zA-Z]*[cqlL][a-zA-Z]*|--count|--quiet|--silent|"
+                                r"--files-with(out)?-match(es)?", w) for w in words[1:])
+    return name == "wc" or (name == "cut" and passes_verbatim(words))
+
+
+PLAIN_PATTERN = re.compile(r"\^?[A-Za-z0-9_]+")
+
+
+def selects(f: Findings, words: list[str]) -> bool:
+    """``grep -i lang``: only the lines that name a variable of an ordinary name pass (a
+    pattern that is not a plain name, ``-v``, or a secret's name lets the values through)."""
+    if base(words[0]) not in ("grep", "rg") or not passes_verbatim(words):
+        return False
+    options = [w for w in words[1:] if w.startswith("-")]
+    operands = [w for w in words[1:] if not w.startswith("-")]
+    if any(o in ("-v", "--invert-match") or (not o.startswith("--") and "v" in o)
+           for o in options) or any(o in ("-e", "-f", "--regexp", "--file") for o in options):
+        return False
+    return bool(operands) and PLAIN_PATTERN.fullmatch(operands[0]) is not None and \
+        not is_secret(operands[0].lstrip("^").upper(), f)
+
+
+def dumps(f: Findings, stages: list[list[str] | None]) -> None:
+    """A dump of the whole environment whose output reaches the screen asks."""
+    for index, words in enumerate(stages):
+        if words and dumps_environment(words) and not any(
+                later and (counts(later) or selects(f, later))
+                for later in stages[index + 1:]):
+            f.ask(DUMPED)
+            return

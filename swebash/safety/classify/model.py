@@ -94,6 +94,8 @@ class Findings:
     feed: list[str] | None = None
     # real paths outside the working tree that the command is asked about writing
     writes_outside: list[str] = field(default_factory=list)
+    # how many of ``commands`` the per-line families (``lines.py``) have looked at
+    flowed: int = 0
     feed_kind: Callable[[Findings, list[str]], str] = lambda f, argv: "unknown"
     nested: Callable[[str, Findings, int], None] = _never_nested
     judge: Callable[[Findings, list[str], list[bool], int], None] = _never_judge

@@ -163,6 +163,121 @@ def sink_writes(words: list[str]) -> bool:
     return name in ("sponge", "split", "csplit") and bool(args)
 
 
+# ------------------------------------------------------------------ commands that wait
+
+# A stream can also be endless and slow: a follow mode, a monitor, a repeating sampler. It
+# fills nothing, but it never ends on its own, and a tool command then waits for its timeout.
+# Each program's bounded forms are what end it: a count, a batch with iterations, a deadline.
+WAITING = "runs until stopped (a tool command waits for its timeout)"
+FOLLOWERS = frozenset({"tail", "journalctl", "dmesg", "kubectl", "oc", "docker", "podman",
+                       "less", "watch", "top", "htop", "atop", "iotop", "ping", "ping6",
+                       "sleep", "vmstat", "iostat", "mpstat", "pidstat", "sar", "free",
+                       "nvidia-smi", "inotifywait", "tcpdump", "btop", "glances", "nload",
+                       "iftop", "bmon", "nethogs"})
+# monitors with no bounded form at all
+ALWAYS_WAIT = frozenset({"watch", "htop", "btop", "glances", "nload", "iftop", "bmon",
+                         "nethogs"})
+# short options whose value follows (attached or as the next word), per program: a letter
+# after one of them in a cluster is part of the value
+VALUE_LETTERS = {"tail": "cns", "journalctl": "uptSUoDMFgImK", "dmesg": "flnsF",
+                 "top": "dnpuUwoOsE", "iotop": "dnpu", "ping": "cwiIlpsStWQmMFT",
+                 "ping6": "cwiIlpsStWQmMFT", "free": "sc", "tcpdump": "cCEFGiMrstTVwWyzZBj",
+                 "kubectl": "ncplLo", "oc": "ncplLo", "docker": "n", "podman": "n",
+                 "inotifywait": "eotTf", "nvidia-smi": "difu"}
+SAMPLERS = frozenset({"vmstat", "iostat", "mpstat", "pidstat", "sar"})
+NUMBER = re.compile(r"^\d+(\.\d+)?$")
+
+
+def letters(name: str, args: list[str]) -> set[str]:
+    """The short option letters of ``args`` (``-fn 50`` → f, n)."""
+    values = VALUE_LETTERS.get(name, "")
+    found: set[str] = set()
+    for arg in args:
+        if arg == "--":
+            break
+        if arg.startswith("-") and not arg.startswith("--") and len(arg) > 1 and \
+                not arg[1].isdigit():
+            for ch in arg[1:]:
+                found.add(ch)
+                if ch in values:
+                    break
+    return found
+
+
+def longs(args: list[str]) -> set[str]:
+    return {a.split("=", 1)[0] for a in args if a.startswith("--")}
+
+
+def waits(words: list[str]) -> bool:
+    """The command never ends on its own (``tail -f``, ``watch``, ``ping`` without ``-c``)."""
+    name = base(words[0])
+    args = words[1:]
+    if name not in FOLLOWERS or any(a in ("--version", "--help", "-V", "-h") for a in args):
+        return False
+    short, long = letters(name, args), longs(args)
+    verb = next((a for a in args if not a.startswith("-")), "")
+    if name in ALWAYS_WAIT:
+        return True
+    if name == "tail":
+        return bool(short & {"f", "F"} or "--follow" in long)
+    if name == "journalctl":
+        return "f" in short or "--follow" in long
+    if name == "dmesg":
+        return bool(short & {"w", "W"} or long & {"--follow", "--follow-new"})
+    if name in ("kubectl", "oc"):
+        if verb in ("logs", "attach"):
+            return "f" in short or "--follow" in long
+        if verb in ("get", "events"):
+            return "w" in short or bool(long & {"--watch", "--watch-only"})
+        return verb in ("port-forward", "proxy")
+    if name in ("docker", "podman"):
+        rest = args[args.index(verb) + 1:] if verb else []
+        if verb == "compose":
+            sub = next((a for a in rest if not a.startswith("-")), "")
+            more = rest[rest.index(sub) + 1:] if sub else []
+            return (sub == "logs" and ("f" in letters(name, more) or "--follow" in longs(more))
+                    ) or (sub == "up" and not ("d" in letters(name, more) or
+                                               "--detach" in longs(more)))
+        if verb == "logs":
+            return "f" in short or "--follow" in long
+        if verb == "events":
+            return "--until" not in long
+        if verb == "stats":
+            return "--no-stream" not in long
+        return verb == "attach"
+    if name == "less":
+        return any(a.startswith("+") and "F" in a for a in args) or "--follow-name" in long
+    if name == "top":
+        return "n" not in short and "--iterations" not in long
+    if name == "iotop":
+        return "n" not in short and "--iter" not in long
+    if name == "atop":
+        return "r" not in short and sum(bool(NUMBER.match(a)) for a in args) < 2
+    if name in ("ping", "ping6"):
+        return not (short & {"c", "w"} or long & {"--count", "--deadline"})
+    if name == "sleep":
+        return any(a.lower() in ("inf", "infinity") for a in args)
+    if name in SAMPLERS:
+        return sum(bool(NUMBER.match(a)) for a in args) == 1
+    if name == "free":
+        return "s" in short and "c" not in short and "--count" not in long
+    if name == "nvidia-smi":
+        return "l" in short or any(a.startswith(("--loop", "-lms")) for a in args)
+    if name == "inotifywait":
+        return "m" in short or "--monitor" in long
+    if name == "tcpdump":
+        return "c" not in short and "r" not in short
+    return False
+
+
+STARTERS = SOURCES | WRAPPERS | FOLLOWERS  # stages that may start a stream of their own
+
+
+def bounded_by_wrapper(words: list[str]) -> bool:
+    """``timeout 60 tail -f log``: a wrapper ends it."""
+    return any(base(w) == "timeout" for w in words[:len(words) - len(unwrapped(words))])
+
+
 def pipeline(f: Findings, children: list[Any], names: list[str | None] | None = None,
              outer: Any = None, raws: list[bytes] | None = None) -> None:
     """Follow the stream from stage to stage; ``names``: each stage's ``stage_name``;
@@ -174,7 +289,7 @@ def pipeline(f: Findings, children: list[Any], names: list[str | None] | None = 
         names = [stage_name(child) for child in children]
     for index, child in enumerate(children):
         name = names[index]
-        if flowing is None and name is not None and name not in SOURCES | WRAPPERS and \
+        if flowing is None and name is not None and name not in STARTERS and \
                 b"/dev/" not in (raws[index] if raws is not None else child.text or b""):
             continue  # nothing flows in, and this program makes no stream of its own
         described = stage(child)
@@ -194,6 +309,8 @@ def pipeline(f: Findings, children: list[Any], names: list[str | None] | None = 
         if not words:
             flowing = None
             continue
+        if waits(words) and not bounded_by_wrapper(described[0]):
+            f.ask(f"{base(words[0])}: {WAITING}")
         fed = ENDLESS if fed_from_device(child) else flowing
         if sink_writes(words) and (fed or produce(words, fed)):
             f.ask(f"{base(words[0])} writes an endless or huge stream to a file (it fills "

@@ -21,7 +21,16 @@ import os
 import re
 from typing import Any
 
-from swebash.safety.classify import builtins, checks, envflow, processes, streams
+from swebash.safety.classify import (
+    builtins,
+    checks,
+    envflow,
+    lines,
+    processes,
+    searching,
+    streams,
+    written,
+)
 from swebash.safety.classify.dispatch import check_argv, judge
 from swebash.safety.classify.hooks_text import feed_kind
 from swebash.safety.classify.model import MAX_DEPTH, Findings, OverBudget, Word, base, text
@@ -78,6 +87,7 @@ def classify(command: str, cwd: str, home: str) -> Findings:
     findings.feed_kind = feed_kind
     try:
         classify_into(command, findings, 0)
+        lines.after(findings)  # the commands judged since the last `cd` (builtins.cd)
     except OverBudget as exc:
         # what was not checked may be anything: a dangerous verdict is kept, never dropped
         findings.ask(f"{exc} (treated as dangerous)", True)
@@ -196,6 +206,11 @@ class Walker:
         elif kind in ("ERROR", "MISSING"):
             self.f.ask("the command could not be parsed completely", True)
         elif kind in STRUCTURAL or kind in LEAVES:
+            if kind == "case_statement":  # `case $TOKEN in ghp_*)` guesses the value too
+                value = node.child_by_field_name("value")
+                used = envflow.secret_uses(self.f, text(value)) if value is not None else None
+                if used:
+                    self.f.ask(f"{envflow.USES} {used[:40]}", True)
             if kind in ("arithmetic_expansion", "c_style_for_statement"):
                 self.f.evaluates.append(kind)
             elif kind == "compound_statement" and node.children and \
@@ -241,6 +256,7 @@ class Walker:
                     base(argv[0]) == "openssl" and argv[1:2] not in (["s_client"],
                                                                      ["s_server"])):
                 self.f.ask(f"sends piped data over the network ({base(argv[0])})", True)
+        searching.listing_filtered(self.f, stages)
 
     def redirected(self, node: Any) -> None:
         body = node.child_by_field_name("body")
@@ -308,6 +324,9 @@ class Walker:
             elif child.type == "heredoc_body":
                 for sub in child.named_children:  # expansions in an unquoted here-doc run
                     if sub.type != "heredoc_content":
+                        used = envflow.secret_uses(self.f, text(sub))
+                        if used and name not in envflow.DISCARDS:
+                            self.f.ask(f"{envflow.USES} {used[:40]}", True)
                         self.visit(sub)
 
     def redirect(self, node: Any, consumer: str = "") -> None:
@@ -319,6 +338,7 @@ class Walker:
                 targets[0].type == "process_substitution":
             return
         word = word_of(targets[0])
+        searching.check_glob(self.f, word.source)
         if op in (">&", "<&") and (targets[0].type == "number" or word.text in ("-", "")
                                    or word.text.rstrip("-").isdigit()):
             return  # fd duplication or closing
@@ -336,6 +356,8 @@ class Walker:
                 self.f.ask("writes to a file named only at run time", dangerous=True)
             elif word.text not in STD_STREAMS:
                 self.f.ask(f"redirect writes {word.text[:60]}")
+                lines.after(self.f)  # the commands before this write run without it
+                written.note_write(self.f, word.text)
                 checks.write_target(self.f, word.text, "redirect",
                                     overwrite_is_dangerous=op in (">", ">|", "&>", ">&"))
 
@@ -352,6 +374,7 @@ class Walker:
         self.f.bound.pop(name, None)
         envflow.assigned(self.f, name, word.source)
         processes.assigned(self.f, name, word.source)
+        builtins.history_variable(self.f, name)
         check_env_name(self.f, name, None if word.dynamic else word.text, prefix=prefix)
         if word.dynamic or builtins.EXPANDS.search(word.text):
             self.f.tainted = True
@@ -379,12 +402,15 @@ class Walker:
             self.visit_substitutions(child)
         rule = builtins.BUILTIN_RULES.get(keyword, builtins.declare)
         rule(self.f, keyword, argv, dyn, self.depth)
+        if node.id not in self.enclosed:
+            envflow.dumps(self.f, [argv])
         self.f.record(argv)
 
     def command(self, node: Any) -> None:
         words: list[Word] = []
         feeds = []  # redirects that feed stdin: a here-string or a process substitution
         redirects: list[Any] = []
+        prefixes: list[str] = []  # the values of assignments in front of the command
         for child in node.named_children:
             kind = child.type
             if kind == "herestring_redirect" or (kind == "file_redirect" and any(
@@ -392,6 +418,9 @@ class Walker:
                 feeds.append(child)
             if kind == "variable_assignment":
                 self.assignment(child, prefix=True)
+                value = child.child_by_field_name("value")
+                if value is not None:
+                    prefixes.append(text(value))
             elif kind == "command_name":
                 inner = child.named_children[0] if child.named_children else child
                 words.append(word_of(inner))
@@ -412,6 +441,12 @@ class Walker:
             name = base(words[0].text)
             if feeds and (name in SHELLS or name in INTERPRETERS or name in STDIN_RUNNERS):
                 self.f.ask(f"feeds code to an interpreter through a redirect ({name})", True)
+            if prefixes or feeds or any(w.dynamic for w in words):
+                envflow.command_uses(self.f, words, prefixes, [
+                    text(c) for c in feeds if c.type == "herestring_redirect"])
+            for word in words:
+                if "*" in word.source or "?" in word.source or "[" in word.source:
+                    searching.check_glob(self.f, word.source)
             check_argv(self.f, words, self.depth)
 
     def function(self, node: Any) -> None:
@@ -435,6 +470,7 @@ class Walker:
         values: list[str] | None = []
         for value in node.children_by_field_name("value"):
             word = word_of(value)
+            searching.check_glob(self.f, word.source)
             if word.dynamic or set("*?[") & set(word.text):
                 self.f.tainted = True
             if word.dynamic or values is None:
@@ -449,6 +485,8 @@ class Walker:
                 values.append(word.text)
         if variable is not None:
             name = text(variable)
+            envflow.assigned(self.f, name, " ".join(
+                text(v) for v in node.children_by_field_name("value")))
             if values is not None and len(values) <= checks.MAX_GLOB:
                 self.f.bound[name] = values
             else:
@@ -463,6 +501,13 @@ class Walker:
 
     def test_command(self, node: Any) -> None:
         operators = [text(n) for n in descendants(node, "test_operator")]
+        for compared in descendants(node, "binary_expression"):
+            if any(c.type in ("&&", "||") for c in compared.children):
+                continue  # its comparisons are binary expressions of their own
+            used = envflow.secret_uses(self.f, text(compared))
+            if used:  # `[[ $TOKEN == ab* ]]` guesses the value a piece at a time
+                self.f.ask(f"{envflow.USES} {used[:40]}", True)
+                break
         if ARITH_TESTS & set(operators):
             self.f.evaluates.append("[[ -eq ]]")
         for op in descendants(node, "unary_expression"):
