@@ -229,17 +229,21 @@ def write(f: Findings, p: Parsed, depth: int) -> None:
 def gh_api(f: Findings, p: Parsed, depth: int) -> None:
     """``gh api PATH`` is a GET; fields, an input body or another method send or change."""
     words = p.argv[p.argv.index("api") + 1:] if "api" in p.argv else []
+    writes = ""
     for k, word in enumerate(words):
         head = word.split("=", 1)[0]
         if head in ("-X", "--method") or word.startswith("-X"):
             method = (word[2:] if word.startswith("-X") and len(word) > 2 else
                       word.split("=", 1)[1] if "=" in word else
                       words[k + 1] if k + 1 < len(words) else "")
-            if method.upper() not in ("GET", "HEAD"):
-                f.ask(f"gh api: makes a {method[:8]} request", method.upper() == "DELETE")
+            if method.upper() not in ("GET", "HEAD", "OPTIONS"):
+                writes = writes or method.upper()[:10]
         elif head in ("-f", "-F", "--field", "--raw-field", "--input") or \
                 word.startswith(("-f", "-F")):
-            f.ask("gh api: sends fields or a body (a write request)")
+            writes = writes or "POST"
+    if writes:
+        host = (p.values("--hostname") or ["github.com"])[-1]
+        f.ask(f"gh api: changes something on {host[:40]} ({writes})", True)
 
 
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from swebash.safety.classify import roles
+from swebash.safety.classify import processes, roles
 from swebash.safety.classify.checks import read_path
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
@@ -184,11 +184,16 @@ def scheduler(f: Findings, p: Parsed, depth: int) -> None:
     words = p.argv[1:]
     k = 0
     while k < len(words) and words[k].startswith("-"):
-        if words[k] in ("-p", "--pid"):
-            f.ask(f"{p.name}: changes a running process's scheduling")
+        if p.name == "chrt" and (words[k] == "--pid" or
+                                 re.fullmatch(r"-[a-z]*p[a-z]*", words[k])):
+            operands = [w for w in words[k + 1:] if not w.startswith("-")]
+            if p.name == "chrt" and len(operands) == 1:
+                f.ask("chrt: shows a running process's scheduling")
+            else:
+                processes.act_on(f, p.name, "changes the scheduling of", operands[-1:])
             return
         k += 2 if words[k] in ("-g", "--sticky", "-C", "--cpunodebind", "-N", "-m",
-                               "--membind", "-i", "--interleave", "-P", "--preferred",
+                               "--membind", "-i", "--interleave", "-p", "-P", "--preferred",
                                "-T", "-R", "-D", "--physcpubind") else 1
     if p.name == "chrt" and k < len(words) and words[k].isdigit():
         k += 1

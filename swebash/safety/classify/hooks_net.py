@@ -15,6 +15,7 @@ from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
 
 UPLOAD_FILE = re.compile(r"(^|=)[@<]")
+UPLOAD, BODY = "uploads data", "sends a request body"  # the grammar's reasons (net.py)
 
 
 def sends_runtime_values(f: Findings, p: Parsed) -> None:
@@ -86,13 +87,39 @@ def check_route(f: Findings, name: str, option: str, value: str) -> None:
             f.ask(f"{name}: {option} {reason}", True)
 
 
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+CURL_BODY = frozenset({"-d", "--data", "--data-ascii", "--data-binary", "--data-raw",
+                       "--data-urlencode", "-F", "--form", "--form-string", "--json"})
+
+
+def changes_remote(f: Findings, name: str, targets: list[str], method: str) -> None:
+    """A request that is not a read (another method, or a body): it changes something on
+    the host it reaches, which no undo here reaches."""
+    place = next((hosts.host_of(t.split("://", 1)[-1]) for t in targets if t), "") or "a host"
+    f.ask(f"{name}: changes something on {place[:40]} ({method[:10]})", True)
+
+
+def curl_method(p: Parsed) -> str | None:
+    """The method of a curl request that is not a read (None: it only reads)."""
+    method = (p.values("-X", "--request") or [""])[-1].upper()
+    if method and method not in READ_METHODS:
+        return method
+    if p.has("-T", "--upload-file"):
+        return method or "PUT"
+    body = any(u.opt.name in CURL_BODY for u in p.options)
+    if body and not p.has("-G", "--get"):
+        return method or "POST"
+    return None
+
+
 def curl(f: Findings, p: Parsed, depth: int) -> None:
     sends_runtime_values(f, p)
+    method = curl_method(p)
+    if method:
+        changes_remote(f, "curl", [a.text for a in p.operands] + p.values("--url"), method)
     for used in p.options:
         name, value = used.opt.name, used.value or ""
-        if name in ("-X", "--request") and value.upper() not in ("GET", "HEAD", ""):
-            f.ask(f"curl: makes a {value[:10]} request", value.upper() == "DELETE")
-        elif name in ("-w", "--write-out") and ("%output" in value or value.startswith("@")):
+        if name in ("-w", "--write-out") and ("%output" in value or value.startswith("@")):
             f.ask("curl: --write-out writes or reads a file", True)
         elif name in ("-H", "--header", "--proxy-header") and value.startswith("@"):
             f.ask("curl: reads a header file into the request", True)
@@ -103,7 +130,7 @@ def curl(f: Findings, p: Parsed, depth: int) -> None:
             read_path(f, value)
         elif name in ("--resolve", "--connect-to", "--dns-servers"):
             check_route(f, "curl", name, value)
-        elif used.opt.effect is not None and used.opt.effect.reason == "uploads data":
+        elif used.opt.effect is not None and used.opt.effect.reason in (UPLOAD, BODY):
             source = value.split("=", 1)[-1] if UPLOAD_FILE.search(value) else ""
             if name in ("-T", "--upload-file") or UPLOAD_FILE.search(value):
                 path = value if name in ("-T", "--upload-file") else source.lstrip("@<")
@@ -113,6 +140,10 @@ def curl(f: Findings, p: Parsed, depth: int) -> None:
 
 def wget(f: Findings, p: Parsed, depth: int) -> None:
     sends_runtime_values(f, p)
+    method = (p.values("--method") or [""])[-1].upper()
+    body = p.has("--post-data", "--post-file", "--body-data", "--body-file")
+    if (method and method not in READ_METHODS) or body:
+        changes_remote(f, p.name, [a.text for a in p.operands], method or "POST")
     for used in p.options:
         if used.opt.name == "--header" and used.value is not None:
             check_header(f, p.name, used.value)
@@ -149,10 +180,13 @@ def httpie(f: Findings, p: Parsed, depth: int) -> None:
     for value in p.values("--resolve"):
         check_route(f, p.name, "--resolve", value)
     words = [a.text for a in p.operands]
+    method = ""
     if words and words[0].upper() in HTTPIE_METHODS and not words[0].startswith(":"):
         method = words.pop(0).upper()
-        if method not in ("GET", "HEAD", "OPTIONS"):
-            f.ask(f"{p.name}: makes a {method} request", method == "DELETE")
+    body = p.has("--raw") or any(httpie_item(w)[1] in ("=", ":=", "@", "=@", ":=@")
+                                 for w in words[1:])
+    if (method and method not in READ_METHODS) or (body and p.name != "curlie"):
+        changes_remote(f, p.name, words[:1], method or "POST")
     if words:
         target = words.pop(0)
         if target.startswith(":"):  # `:3000/path` is localhost

@@ -59,9 +59,55 @@ def at(f: Findings, p: Parsed, depth: int) -> None:
     f.ask(f"{p.name}: schedules a command to run later", True)
 
 
+RENICE_GROUPS = frozenset({"-g", "--pgrp", "-u", "--user"})
+
+
 def renice(f: Findings, p: Parsed, depth: int) -> None:
-    negative = any(re.fullmatch(r"-\d+", w) for w in words_of(p))
-    f.ask("renice: changes process priorities", negative)
+    """``renice [-n] PRIO [-p] PID… [-g PGRP…] [-u USER…]``: the processes.py rule."""
+    words = words_of(p)
+    if words[:1] in (["-V"], ["--version"], ["-h"], ["--help"]):
+        return
+    if any(re.fullmatch(r"-\d+", w) for w in words[:2]):
+        f.ask("renice: raises a process's priority (privilege)", True)
+    k = 2 if words[:1] in (["-n"], ["--priority"], ["--relative"]) else 1
+    targets: list[str] = []
+    for word in words[k:]:
+        if word in RENICE_GROUPS:
+            processes.act_on_group(f, "renice", "changes the priority of", word)
+            return
+        if word not in ("-p", "--pid"):
+            targets.append(word)
+    processes.act_on(f, "renice", "changes the priority of", targets)
+
+
+PRLIMIT_FLAGS = frozenset({"--noheadings", "--raw", "--verbose", "--help", "--version",
+                           "-h", "-V"})
+PRLIMIT_RESOURCE = re.compile(r"^(-[cdefilmnqrstuvxy](=\S*)?|--(as|core|cpu|data|fsize|locks|"
+                              r"memlock|msgqueue|nice|nofile|nproc|rss|rtprio|rttime|"
+                              r"sigpending|stack)(=\S*)?)$")
+
+
+def prlimit(f: Findings, p: Parsed, depth: int) -> None:
+    """``prlimit [--pid PID] [--RESOURCE[=LIMITS]…] [COMMAND…]``: without a PID or a command
+    it shows its own limits; a PID is the processes.py rule; a command is judged."""
+    words = words_of(p)
+    k = 0
+    while k < len(words) and words[k].startswith("-"):
+        word = words[k]
+        head, equals, value = word.partition("=")
+        if head in ("-p", "--pid"):
+            pid = value if equals else (words[k + 1] if k + 1 < len(words) else "")
+            processes.act_on(f, "prlimit", "changes the limits of", [pid] if pid else [])
+            return
+        if head in ("-o", "--output"):
+            k += 1 if equals else 2
+            continue
+        if word not in PRLIMIT_FLAGS and not PRLIMIT_RESOURCE.match(word):
+            f.ask(f"prlimit: unknown option {head[:20]}")
+            return
+        k += 1
+    if k < len(words):
+        f.judge(f, words[k:], list(p.dynamic[k + 1:]), depth)
 
 
 def ps(f: Findings, p: Parsed, depth: int) -> None:
@@ -201,8 +247,11 @@ def tracer(f: Findings, p: Parsed, depth: int) -> None:
     """strace/ltrace: attaching reads another process's data; -o writes a file; the
     command traced is judged itself."""
     words = words_of(p)
-    if processes.attaches(words):
-        f.ask(f"{p.name}: attaches to a running process (it can read its memory)", True)
+    targets = processes.attaches(words)
+    if targets is not None:
+        processes.act_on(f, p.name, "attaches to (reads the memory of)", targets)
+        if "--" not in words:
+            return
     k = 0
     while k < len(words):
         word = words[k]
@@ -237,8 +286,9 @@ DEBUG_RUNS = re.compile(r"(^\s*(shell|!|python|pi|call|print\s+.*\(|dump|restore
 
 def debugger(f: Findings, p: Parsed, depth: int) -> None:
     words = words_of(p)
-    if processes.attaches(words, debugger=True):
-        f.ask(f"{p.name}: attaches to a running process (it can read its memory)", True)
+    targets = processes.attaches(words, debugger=True)
+    if targets is not None:
+        processes.act_on(f, p.name, "attaches to (reads the memory of)", targets)
     commands = [words[k + 1] for k, w in enumerate(words[:-1])
                 if w in ("-ex", "--ex", "-iex", "-eval-command", "--eval-command", "-o",
                          "--one-line", "-O", "--one-line-before-file", "-k",
@@ -399,7 +449,8 @@ def opener(f: Findings, p: Parsed, depth: int) -> None:
 
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
     "systemctl_path": systemctl_path, "service": service, "crontab": crontab, "at": at,
-    "renice": renice, "ps": ps, "sysctl": sysctl, "iptables": iptables, "nft": nft,
+    "renice": renice, "prlimit": prlimit, "ps": ps, "sysctl": sysctl, "iptables": iptables,
+    "nft": nft,
     "ufw": ufw, "firewall_cmd": firewall_cmd, "disk": disk, "zfs": zfs, "btrfs": btrfs,
     "passwd": passwd, "modprobe": modprobe, "alternatives": alternatives,
     "ldconfig": ldconfig, "boot": boot, "tracer": tracer, "debugger": debugger,

@@ -45,8 +45,11 @@ CURL = (
     "--cert-type: --key-type: --egd-file:m --random-file:m --crlfile:m")
 define("curl", lambda: prog(
     CURL, args="u*", hook="curl",
-    danger={"-d: --data: --data-ascii: --data-binary: --data-raw: --data-urlencode: -F: "
-            "--form: --form-string: --json: -T:r --upload-file:r --url-query: --variable: "
+    ask={"-O --remote-name --remote-name-all -J --remote-header-name --create-dirs":
+         "writes the download to a file",
+         "-d: --data: --data-ascii: --data-binary: --data-raw: --data-urlencode: -F: "
+         "--form: --form-string: --json: -T:r --upload-file:r": "sends a request body"},
+    danger={"--url-query: --variable: "
             "--expand-data: --expand-url: --expand-header: --mail-from: --mail-rcpt: "
             "--mail-auth: --mail-rcpt-allowfails -Q: --quote: -t: --telnet-option: "
             "--ftp-port: -P: --ftp-create-dirs --ftp-method: --ftp-account: "
@@ -66,9 +69,7 @@ define("curl", lambda: prog(
             "--proxy-pass: --proxy-tlsuser: --proxy-tlspassword: --tlsuser: --tlspassword: "
             "--tlsauthtype: -n --netrc --netrc-optional": CREDENTIALS,
             "-b: --cookie:": "sends cookies (a session is a credential)",
-            "--engine:": "loads a crypto engine library"},
-    ask={"-O --remote-name --remote-name-all -J --remote-header-name --create-dirs":
-         "writes the download to a file"}))
+            "--engine:": "loads a crypto engine library"}))
 define("wget wget2", lambda: prog(
     "-qvSc46Nk -T: -t: -U: -w: -O:w -nv --quiet --verbose --no-verbose --server-response "
     "--spider --no-check-certificate --check-certificate:: --inet4-only --inet6-only "
@@ -84,12 +85,14 @@ define("wget wget2", lambda: prog(
     "-E --save-headers --ignore-case --xattr --bind-address: --bind-dns-address: "
     "--dns-servers:", args="u*", hook="wget",
     danger={"-e: --execute: --config:": "runs .wgetrc commands it is given",
-            "--post-data: --post-file:r --body-data: --body-file:r --method:": UPLOAD,
+
             "--use-askpass:": "runs the program it is given",
             "--proxy: -Y: --proxy-user: --proxy-password:": "goes through a proxy",
             "--user: --password: --http-user: --http-password: --ftp-user: --ftp-password: "
             "--ask-password --load-cookies:r --certificate:r --private-key:r": CREDENTIALS},
     ask={"-o:w --output-file:w -a:a --append-output:a": "writes a log file",
+         "--post-data: --post-file:r --body-data: --body-file:r --method:":
+         "sends a request body or another method",
          "-i:r --input-file:r -F --force-html -B: --base:": "reads URLs from a file",
          "-r --recursive -m --mirror -l: --level: -p --page-requisites -x "
          "--force-directories -P:a --directory-prefix:a -nd --no-directories -np "

@@ -95,6 +95,7 @@ define("atrm", lambda: prog(args="p*", raw=True, effect="removes scheduled jobs"
 define("pkill killall killall5 skill slay", lambda: prog(
     args="p*", raw=True, effect="stops processes", dangerous=True))
 define("renice", lambda: prog(args="p*", raw=True, hook="renice"))
+define("prlimit", lambda: prog(args="p*", raw=True, hook="prlimit"))
 define("fuser", lambda: prog("-aumsvw46 -n: --all --mount --ismountpoint --silent "
                              "--user --verbose --namespace: -V", args="p*",
                              danger={"-k --kill -i --interactive -M": "kills processes"}))
