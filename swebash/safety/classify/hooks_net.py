@@ -229,6 +229,10 @@ def ssh(f: Findings, p: Parsed, depth: int) -> None:
             f.ask("ssh -G: evaluates the configuration (Match exec runs commands)")
         return
     f.ask("ssh: connects to another machine", p.has(*TUNNELS))
+    forwards = [o for o in ("-R", "-L", "-D", "-w") if p.has(o)]
+    if forwards:
+        f.ask(f"ssh: opens a tunnel ({forwards[0]}): a port reachable from elsewhere, or the "
+              "reverse", True)
     options = p.values("-o")
     if any(LOCAL_COMMAND.search(o) for o in options) or p.has("-F", "-S", "-I"):
         f.ask("ssh: an option runs a local program or forwards your keys", True)
@@ -291,11 +295,17 @@ NETCAT_EXEC = re.compile(r"^-[a-zA-Z]*[ec]$|^--(exec|sh-exec|lua-exec|system)|"
                          r"^(exec|system|open|create|gopen):|,\s*(exec|system)", re.I)
 
 
+LISTEN_ADDRESS = re.compile(r"(?i)^[\w-]*(LISTEN|RECVFROM|RECV)[\w-]*:")
+
+
 def netcat(f: Findings, p: Parsed, depth: int) -> None:
     words = [a.text for a in p.operands]
     if any(NETCAT_EXEC.search(w) or re.search(r"(?i)\b(exec|system):", w) for w in words):
         f.ask(f"{p.name}: runs a program connected to the network", True)
     sends_runtime_values(f, p)
+    if p.name == "socat" and any(LISTEN_ADDRESS.search(w) for w in words):
+        f.ask("socat: listens for connections", True)
+        return
     if p.name in ("nc", "ncat", "netcat") and any(re.fullmatch(r"-[a-zA-Z]*z[a-zA-Z]*", w)
                                                   for w in words):
         f.ask(f"{p.name}: probes ports on another machine")
@@ -346,8 +356,21 @@ def nmap(f: Findings, p: Parsed, depth: int) -> None:
             read_path(f, target)
 
 
+CAPTURE_FILE = {"tcpdump": "-r", "tshark": "-r", "ngrep": "-I", "wireshark": "-r",
+                "termshark": "-r"}
+
+
 def tcpdump(f: Findings, p: Parsed, depth: int) -> None:
+    """Capturing sees other programs' traffic (credentials, cookies), however few packets
+    (``-c N``); reading a saved capture or listing the interfaces does not."""
     words = p.argv[1:]
+    reads = CAPTURE_FILE.get(p.name, "")
+    if words in (["-D"], ["--list-interfaces"]):
+        return
+    if reads and any(w == reads or w.startswith(reads) for w in words):
+        f.ask(f"{p.name}: reads a saved capture")
+    else:
+        f.ask(f"{p.name}: captures network traffic (other programs' data)", True)
     if any(w.startswith("-z") or (w.startswith("-") and not w.startswith("--") and "z" in w)
            for w in words):
         f.ask("tcpdump: runs a program on every saved file", True)
@@ -382,6 +405,10 @@ def openssl(f: Findings, p: Parsed, depth: int) -> None:
                 p.argv[k + 1].startswith(("/", "~", "..")):
             roles.check(f, f"openssl {verb[:12]}", "w", p.argv[k + 1], p.dynamic[k + 1],
                         depth, quiet=True)
+    if verb in ("s_server", "s_time"):
+        f.ask(f"openssl {verb}: listens for connections" if verb == "s_server" else
+              "openssl s_time: makes many connections to a server", True)
+        return
     if verb not in OPENSSL_READ:
         f.ask(f"openssl {verb[:12]}: not known to be read-only")
         return

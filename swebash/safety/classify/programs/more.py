@@ -105,8 +105,8 @@ define("gprof", lambda: prog("-abpqPQCJyzZDlrcTiIAFEeNnOxsv -k: -m: --brief --fl
 define("trace-cmd sysdig opensnoop execsnoop tcpdump-bcc bcc", lambda: prog(
     args="p*", raw=True, effect="traces the kernel or every process (it sees their data)",
     dangerous=True, info="--version --help -h"))
-define("tshark dumpcap wireshark termshark", lambda: prog(
-    args="p*", raw=True, hook="tcpdump", effect="captures network traffic",
+define("wireshark termshark", lambda: prog(
+    args="p*", raw=True, hook="tcpdump", effect="captures network traffic", dangerous=True,
     info="--version -v --help -h"))
 define("unrar rar lha lzh cabextract unar lsar", lambda: prog(args="p*", raw=True,
                                                                hook="archive_generic"))
@@ -165,7 +165,10 @@ define("axel iperf iperf3 speedtest speedtest-cli", lambda: prog(
     info="--version -v -V --help -h"))
 define("sshfs", lambda: prog(args="p*", raw=True,
                                           effect="mounts a remote filesystem", dangerous=True))
-define("autossh mosh", lambda: prog(args="p*", raw=True, hook="remote_shell"))
+define("mosh", lambda: prog(args="p*", raw=True, hook="remote_shell"))
+define("autossh", lambda: prog(args="p*", raw=True, hook="remote_shell", dangerous=True,
+                               effect="keeps a connection open for a tunnel (it restarts "
+                               "ssh forever)", info="-V --help"))
 define("tig lazygit gitui", lambda: prog(args="p*", raw=True,
                                          effect="an interactive git interface (it can "
                                                 "commit, push and run hooks)",

@@ -299,9 +299,28 @@ define("tc bridge", lambda: prog("-s -d -j -p -r -n -t -c -stats -details -json 
                                  "-raw -color:: -iec -oneline", args="p*", single=True,
                                  hook="show_only", admin=True))
 define("nmap", lambda: prog(args="p*", raw=True, hook="nmap",
-                            effect="scans hosts on the network"))
-define("tcpdump", lambda: prog(args="p*", raw=True, hook="tcpdump",
-                               effect="captures network traffic"))
+                            effect="scans other hosts on the network", dangerous=True))
+# capturing traffic sees other programs' data (credentials, cookies); reading a saved
+# capture (`-r FILE`) does not (hooks_net.capture)
+define("tcpdump tshark dumpcap ngrep", lambda: prog(args="p*", raw=True, hook="tcpdump",
+                                                   info="--version -v -V --help -h"))
+TUNNEL = "opens a tunnel: a port of this machine reachable from elsewhere, or the reverse"
+define("lt localtunnel frpc frps", lambda: prog(args="p*", raw=True, effect=TUNNEL,
+                                                dangerous=True, info="--version -v --help -h"))
+define("cloudflared", lambda: prog(args="p*", subs={
+    "tunnel": prog(args="p*", raw=True, effect=TUNNEL, dangerous=True),
+    "version": prog()}, info="--version -v -V --help -h"))
+define("ngrok", lambda: prog(args="p*", subs={
+    "http tcp tls start tunnel": prog(args="p*", raw=True, effect=TUNNEL, dangerous=True),
+    "version": prog()}, info="--version -v --help -h"))
+define("devtunnel", lambda: prog(args="p*", subs={
+    "host connect": prog(args="p*", raw=True, effect=TUNNEL, dangerous=True),
+    "list show": prog(args="p*", raw=True, effect="lists your dev tunnels (signed in)"),
+    "version": prog()}, info="--version --help -h"))
+define("bore chisel", lambda: prog(args="p*", subs={
+    "local client": prog(args="p*", raw=True, effect=TUNNEL, dangerous=True),
+    "server": prog(args="p*", raw=True, effect="listens for connections (a tunnel server)",
+                   dangerous=True)}, info="--version -V --help -h"))
 define("mail mailx sendmail mutt neomutt msmtp swaks", lambda: prog(
     args="p*", raw=True, effect="sends mail", dangerous=True))
 define("openssl", lambda: prog(args="p*", raw=True, hook="openssl"))
