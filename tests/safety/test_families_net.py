@@ -12,7 +12,7 @@ import pytest
 
 from swebash.safety.gate import DefaultGate
 
-# family → (commands that must be dangerous, a word each reason must contain)
+# family → (commands that must be dangerous, a word one of the reasons contains; `a|b`: either)
 DANGEROUS: dict[str, tuple[list[str], str]] = {
     "http_write": ([
         "curl -X POST https://api.example.com/items",
@@ -114,7 +114,7 @@ DANGEROUS: dict[str, tuple[list[str], str]] = {
         "npm set-script test 'node evil.js'",
         "yarn config set script-shell /tmp/x.sh",
         "npm config set script-shell ./x.sh",
-    ], "script"),
+    ], "script|code|configuration"),
     "containers": ([
         "docker build .",
         "docker run --rm alpine id",
@@ -232,6 +232,21 @@ ALLOWED = [
     "xattr README.md",
     "xattr -l README.md",
     "npm pkg get scripts",
+    "curl -X OPTIONS https://example.com",
+    "tcpdump -D",
+    "cloudflared --version",
+    "ngrok version",
+    "openssl s_client -connect example.com:443",
+    "git config user.name",
+    "docker compose ps",
+    "docker container ls",
+    "docker logs --tail 5 web",
+    "ctr --namespace k8s.io images ls -q",
+    "gio info README.md",
+    "xdg-mime query filetype README.md",
+    "ffmpeg -version",
+    "mesg",
+    "twine check --strict dist/pkg-1.0.tar.gz",
 ]
 
 # neighbours that ask without `dangerous`
@@ -244,7 +259,25 @@ ASK_ONLY = [
     "pydoc -w json",
     "pydoc json",
     "python3 -m pydoc json",
-    "docker logs -f web",
+    "curl -G -d q=x https://example.com/search",
+    "tcpdump -r capture.pcap",
+    "tshark -r capture.pcap",
+    "ssh example.com uptime",
+    "nc -z example.com 80",
+    "chrt -p 1234",
+    "taskset -p 1234",
+    "ionice -p 1234",
+    "sleep 60 & prlimit --pid $! --nofile=10",
+    "sleep 60 & gdb -p $!",
+    "sleep 60 & p=$!; chrt -p 10 $p",
+    "docker pull alpine",
+    "git config user.name x",
+    "git remote prune origin",
+    "npm pkg set description=x",
+    "mesg n",
+    "ffmpeg -i in.mp4 out.webm",
+    "pydoc -k json",
+    "gio trash README.md",
 ]
 
 
@@ -268,7 +301,7 @@ def test_dangerous_with_its_reason(family: str, command: str, word: str, gate: D
                                    workdir: Path) -> None:
     verdict = gate.check_command(command, str(workdir))
     assert verdict.decision != "allow" and verdict.dangerous, f"{command!r}: {verdict}"
-    assert any(word in reason for reason in verdict.reasons), \
+    assert any(w in reason for reason in verdict.reasons for w in word.split("|")), \
         f"{command!r}: no reason says {word!r}: {verdict.reasons}"
     assert all(len(r) <= 120 for r in verdict.reasons)
 

@@ -32,6 +32,9 @@ CODE_KEYS = re.compile(
     r"proxy|url|pushurl)|http\..*proxy.*|url\..*|protocol\..*|pager\..*|interactive\..*|"
     r"web\.browser|browser\..*|man\..*|instaweb\..*|sendemail\..*|submodule\..*\.update|"
     r"core\.sshcommand)$")
+# where a remote's commits go or come from: a new address redirects the next push or fetch
+REMOTE_KEYS = re.compile(r"(?i)^(remote\..*\.(url|pushurl)|url\..*\.(insteadof|"
+                         r"pushinsteadof))$")
 NAMED_LISTS = ("-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged",
                "--points-at", "--sort", "--format", "-a", "--all", "-r", "--remotes",
                "--show-current", "-n", "-v", "-vv", "--verbose", "--column", "--omit-empty")
@@ -106,7 +109,7 @@ def reflog(f: Findings, p: Parsed, depth: int) -> None:
 
 def symref(f: Findings, p: Parsed, depth: int) -> None:
     if len(p.operands) > 1:
-        f.ask("git symbolic-ref: changes a ref")
+        f.ask("git symbolic-ref: changes what history shows (points a ref elsewhere)", True)
 
 
 def listing(f: Findings, p: Parsed, what: str) -> None:
@@ -141,7 +144,10 @@ def config(f: Findings, p: Parsed, depth: int) -> None:
     elif p.has(*CONFIG_READS) or len(words) <= 1:
         return
     key = words[0] if words else ""
-    if CODE_KEYS.match(key):
+    if REMOTE_KEYS.match(key):
+        f.ask("git config: points a remote at another address (where commits are sent)",
+              True)
+    elif CODE_KEYS.match(key):
         f.ask("git config: sets a key that runs a program", True)
     else:
         f.ask("git config: changes the configuration")

@@ -422,7 +422,7 @@ def clipboard(f: Findings, p: Parsed, depth: int) -> None:
     words = words_of(p)
     if any(w in ("-o", "--output", "-out") or re.fullmatch(r"-[a-z]*o[a-z]*", w)
            for w in words if p.name in ("xclip", "xsel")):
-        f.ask(f"{p.name}: reads the clipboard (it may hold a password)", True)
+        f.ask(f"{p.name}: captures the clipboard (it may hold a password)", True)
         return
     f.ask(f"{p.name}: sets the clipboard (what you paste next)", True)
 
@@ -436,15 +436,30 @@ def settings(f: Findings, p: Parsed, depth: int) -> None:
     f.ask(f"{p.name}: changes desktop settings")
 
 
+HANDOFF = "opens it in another program, outside the sandbox"
 RUNNABLE = re.compile(r"\.(desktop|command|sh|app|exe|bat|tool|jar|py|pl|rb|js)$", re.I)
 
 
+GIO_READ = frozenset({"info", "list", "tree", "version", "help", "--version", "--help"})
+
+
 def opener(f: Findings, p: Parsed, depth: int) -> None:
+    """Whatever the desktop opens a file or URL with runs outside the sandbox, with the
+    user's rights (a browser, an editor, the handler of a file type)."""
     words = words_of(p)
+    if p.name == "gio" and words[:1] != ["open"]:
+        if words[:1] and words[0] in GIO_READ:
+            return
+        f.ask(f"gio {words[0][:12] if words else ''}: changes files or settings".strip())
+        return
+    if p.name == "xdg-mime":
+        if words[:1] != ["query"]:
+            f.ask("xdg-mime: changes which program opens a type of file", True)
+        return
     if any(RUNNABLE.search(w) or w in ("-a", "--args") for w in words):
         f.ask(f"{p.name}: runs a program or script", True)
         return
-    f.ask(f"{p.name}: opens a file or URL in another program")
+    f.ask(f"{p.name}: {HANDOFF}", True)
 
 
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {

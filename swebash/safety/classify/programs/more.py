@@ -165,6 +165,41 @@ define("axel iperf iperf3 speedtest speedtest-cli", lambda: prog(
     info="--version -v -V --help -h"))
 define("sshfs", lambda: prog(args="p*", raw=True,
                                           effect="mounts a remote filesystem", dangerous=True))
+# writing to other people or the system: the log, other users' terminals
+define("logger systemd-cat", lambda: prog(args="p*", raw=True, dangerous=True,
+                                          effect="writes to the system log (other users and "
+                                          "tools read it)", info="--version -V --help -h"))
+define("wall write talk ytalk", lambda: prog(args="p*", raw=True, dangerous=True,
+                                             effect="writes to other users' terminals",
+                                             info="--version -V --help -h"))
+define("mesg", lambda: prog(args="p*", raw=True, hook="mesg"))
+# the screen, the microphone, the camera: whatever is on them now (a password, a message)
+define("import scrot gnome-screenshot xwd grim maim spectacle flameshot "
+       "xfce4-screenshooter", lambda: prog(args="p*", raw=True, dangerous=True,
+                                           effect="captures the screen",
+                                           info="--version -v -V --help -h"))
+define("arecord parecord parec pw-record rec", lambda: prog(
+    args="p*", raw=True, dangerous=True, effect="captures the microphone",
+    info="--version --help -h"))
+define("twine", lambda: prog(subs={
+    "check": prog("--strict", args="r+"),
+    "upload register": prog(args="p*", raw=True, dangerous=True,
+                            effect="publishes a package to an index")}))
+define("flit", lambda: prog("--debug --logfile:a", subs={
+    "publish": prog(args="p*", raw=True, dangerous=True,
+                    effect="publishes a package to an index"),
+    "build install init": prog(args="p*", raw=True, effect="builds or installs the "
+                               "package (its build code runs)")}))
+define("getfattr", lambda: prog(
+    "-dhRLPe: -n: -m: --dump --no-dereference --recursive --logical --physical "
+    "--absolute-names --only-values --encoding: --name: --match: --version --help",
+    args="n+"))
+define("setfattr", lambda: prog("-h -n: -v: -x: --no-dereference --raw --name: --value: "
+                                "--remove:", args="a+",
+                                ask={"--restore:r": "restores attributes from a file"},
+                                effect="changes a file's extended attributes"))
+define("xattr", lambda: prog(args="p*", raw=True, hook="xattr"))
+define("pydoc pydoc3", lambda: prog(args="p*", raw=True, hook="pydoc"))
 define("mosh", lambda: prog(args="p*", raw=True, hook="remote_shell"))
 define("autossh", lambda: prog(args="p*", raw=True, hook="remote_shell", dangerous=True,
                                effect="keeps a connection open for a tunnel (it restarts "

@@ -166,7 +166,8 @@ def npm() -> Spec:
                                                                  "configuration", True)},
                                inherits=True),
               "pkg": prog(subs={"get": read(),
-                                "set delete fix": does("edits package.json")},
+                                "set": does("edits package.json", hook="npm_pkg_set"),
+                                "delete fix": does("edits package.json")},
                           inherits=True),
               "version": read(args="", hook=""),
               "run run-script rum urn": prog("--if-present --ignore-scripts",
@@ -183,8 +184,9 @@ def npm() -> Spec:
               "install i in add ci install-test it update up upgrade link ln dedupe ddp "
               "rebuild rb": does("runs the project's scripts or changes its packages",
                                  hook="js_global"),
+              "set-script": does("changes a script the project runs (package.json)", True),
               "test t tst start stop restart init create edit team org star unstar pack "
-              "shrinkwrap hook set-script doctor diff repo docs bugs home completion stars "
+              "shrinkwrap hook doctor diff repo docs bugs home completion stars "
               "install-ci-test cit": does("runs the project's scripts or changes its "
                                           "packages"),
               "login logout adduser": does("logs in to or out of the registry", True),

@@ -244,12 +244,13 @@ define("xdotool ydotool wtype kitty wezterm", lambda: prog(args="p*", raw=True,
 define("xclip xsel pbcopy wl-copy clip.exe", lambda: prog(args="p*", raw=True,
                                                           hook="clipboard"))
 define("pbpaste wl-paste", lambda: prog("-n -p -l -t: --no-newline --primary --list-types "
-                                        "--type:", args="", effect="reads the clipboard "
+                                        "--type:", args="", effect="captures the clipboard "
                                         "(it may hold a password)", dangerous=True))
 define("gsettings dconf", lambda: prog(args="p*", raw=True, hook="settings",
                                       admin=True))
-define("xdg-open open sensible-browser gio xdg-mime", lambda: prog(args="p*", raw=True,
-                                                                    hook="opener"))
+define("xdg-open open sensible-browser x-www-browser www-browser gnome-open kde-open "
+       "kde-open5 exo-open wslview gio xdg-mime", lambda: prog(args="p*", raw=True,
+                                                              hook="opener"))
 define("notify-send", lambda: prog("-u: -t: -a: -i: -c: -h: -e --urgency: --expire-time: "
                                    "--app-name: --icon: --category: --hint:", args="p*"))
 # the machine's clock, locale, trust store and network identity: administration

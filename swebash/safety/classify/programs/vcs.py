@@ -199,8 +199,9 @@ def git() -> Spec:
             "remote": prog("-v --verbose", subs={
                 "show": prog("-n", args="p*", inherits=True),
                 "get-url": prog("--push --all", args="p", inherits=True),
-                "add rename set-head set-branches prune update": write("changes remotes"),
-                "remove rm set-url": write("changes where the repository is sent", True)},
+                "set-head set-branches prune update": write("changes remotes"),
+                "add rename remove rm set-url": write("changes a remote (where commits are "
+                                                      "sent or fetched from)", True)},
                 verb_optional=True),
             "branch": prog("-avrilq -vv --all --remotes --list --contains:: --no-contains:: "
                            "--merged:: --no-merged:: --points-at: --sort: --format: "
@@ -258,9 +259,10 @@ def git() -> Spec:
                           args="n*", hook="git_clean"),
             "add": write("stages changes"),
             "commit": write("records a commit"),
-            "push": write("sends commits to a remote"),
+            "push": write("publishes commits to a remote", True),
             "pull fetch": write("fetches from a remote and updates refs"),
-            "merge cherry-pick revert am apply mv init clone replace sparse-checkout "
+            "replace": write("changes what history shows (replaces objects)", True),
+            "merge cherry-pick revert am apply mv init clone sparse-checkout "
             "switch checkout restore reset mergetool maintenance repack request-pull "
             "interpret-trailers mktree hash-object write-tree read-tree commit-tree "
             "update-index checkout-index unpack-objects pack-objects index-pack "
