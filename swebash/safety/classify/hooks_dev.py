@@ -256,6 +256,13 @@ BUILD_GLOBAL = {"mise": ("install", "i", "use", "u", "global", "plugins", "plugi
                          "update", "reshim", "set")}
 
 
+# build tasks that send what was built to an index or a server: `mvn deploy`, `gradle
+# publish`, `hatch publish`, `sbt publishSigned`, `lerna publish`, `:app:uploadArchives`
+PUBLISH_TASK = re.compile(r"^(\S*:)?(publish\w*|upload\w*|deploy|release:perform|"
+                          r"nexus-staging:\w+|hex\.publish)$")
+LOCAL_TASK = re.compile(r"(?i)(MavenLocal|publishLocal|publishM2)$")
+
+
 def build(f: Findings, p: Parsed, depth: int) -> None:
     words = p.argv[1:]
     name = p.name.lstrip("./")
@@ -266,6 +273,9 @@ def build(f: Findings, p: Parsed, depth: int) -> None:
            for w in words):
         f.ask(f"{name}: runs a program or script it is given", True)
     verb = next((w for w in words if not w.startswith("-")), "")
+    published = [w for w in words if PUBLISH_TASK.match(w) and not LOCAL_TASK.search(w)]
+    if published:
+        f.ask(f"{name}: publishes a package ({published[0][:24]})", True)
     if verb in BUILD_GLOBAL.get(name, ()) and not (verb in ("use", "u") and not (
             {"-g", "--global"} & set(words))):
         f.ask(f"{name} {verb}: installs or switches toolchains for your whole account",

@@ -205,6 +205,8 @@ def write(f: Findings, p: Parsed, depth: int) -> None:
         b for a, b in itertools.pairwise(rest) if a == "--directory"]
     if verb in ("apply", "am") and any(d.startswith(("/", "~", "..")) for d in directories):
         f.ask(f"git {verb}: applies the patch under a directory outside the tree", True)
+    if p.verbs[-2:] == ["repo", "create"] and "--push" in flags:
+        f.ask("gh repo create --push: publishes commits to a new remote", True)
     if verb == "reset" and "--hard" in flags:
         f.ask("git reset --hard: discards uncommitted work", True)
     elif verb == "push":

@@ -218,6 +218,8 @@ LOCAL_COMMAND = re.compile(r"(?i)(proxycommand|localcommand|permitlocalcommand|"
                            r"knownhostscommand|remotecommand|proxyusefdpass|match\s+exec|"
                            r"forwardagent|controlpath|include|securitykeyprovider|"
                            r"pkcs11provider|identityagent|sendenv|setenv)")
+FORWARD_OPTION = re.compile(r"(?i)^\s*(remoteforward|localforward|dynamicforward|tunnel|"
+                            r"gatewayports|permitremoteopen|stdinnull\S*forward)\b")
 TUNNELS = ("-R", "-L", "-D", "-w", "-W", "-A", "-X", "-Y")
 
 
@@ -229,11 +231,12 @@ def ssh(f: Findings, p: Parsed, depth: int) -> None:
             f.ask("ssh -G: evaluates the configuration (Match exec runs commands)")
         return
     f.ask("ssh: connects to another machine", p.has(*TUNNELS))
-    forwards = [o for o in ("-R", "-L", "-D", "-w") if p.has(o)]
-    if forwards:
-        f.ask(f"ssh: opens a tunnel ({forwards[0]}): a port reachable from elsewhere, or the "
-              "reverse", True)
     options = p.values("-o")
+    forwards = [o for o in ("-R", "-L", "-D", "-w") if p.has(o)] + [
+        o.split("=")[0].split()[0] for o in options if FORWARD_OPTION.match(o)]
+    if forwards:
+        f.ask(f"ssh: opens a tunnel ({forwards[0][:16]}): a port reachable from elsewhere, "
+              "or the reverse", True)
     if any(LOCAL_COMMAND.search(o) for o in options) or p.has("-F", "-S", "-I"):
         f.ask("ssh: an option runs a local program or forwards your keys", True)
     sends_runtime_values(f, p)
@@ -308,6 +311,8 @@ def netcat(f: Findings, p: Parsed, depth: int) -> None:
         return
     if p.name in ("nc", "ncat", "netcat") and any(re.fullmatch(r"-[a-zA-Z]*z[a-zA-Z]*", w)
                                                   for w in words):
+        if any(re.fullmatch(r"\d+-\d+|\d+(,\d+)+", w) for w in words):
+            f.ask(f"{p.name}: scans a range of ports on another machine", True)
         f.ask(f"{p.name}: probes ports on another machine")
         return
     if any(re.fullmatch(r"-[a-zA-Z]*l[a-zA-Z]*", w) or w == "--listen" for w in words):
@@ -357,7 +362,7 @@ def nmap(f: Findings, p: Parsed, depth: int) -> None:
 
 
 CAPTURE_FILE = {"tcpdump": "-r", "tshark": "-r", "ngrep": "-I", "wireshark": "-r",
-                "termshark": "-r"}
+                "termshark": "-r", "tcpflow": "-r"}
 
 
 def tcpdump(f: Findings, p: Parsed, depth: int) -> None:

@@ -92,6 +92,15 @@ def docker() -> Spec:
                                        args="p*", raw=True, effect="changes builders",
                                        hook="image_push")}),
               "compose": compose(),
+              "builder": prog(subs={"build": live(DAEMON), "prune": live(GONE)}),
+              "play": prog(subs={"kube": live(DAEMON)}),
+              "kube": prog(subs={"play": live(DAEMON), "down": live(GONE),
+                                 "generate": local("writes Kubernetes YAML")}),
+              "machine": prog(subs={"list ls info inspect": reads(FORMAT),
+                                    "rm reset": live(GONE),
+                                    "init start stop ssh set os cp": live(
+                                        "runs code in a virtual machine, outside the "
+                                        "sandbox")}),
               "manifest": prog(subs={"inspect": reads("-v --verbose --insecure"),
                                      "create annotate push rm": local("changes manifests")}),
               "scout sbom init trust": local("runs a docker plugin"),
@@ -115,7 +124,7 @@ def compose() -> Spec:
               "pull wait events alpha": local("starts or changes containers")})
 
 
-define("docker podman nerdctl", docker)
+define("docker podman nerdctl finch", docker)
 define("docker-compose podman-compose", compose)
 CTR_LIST = "-q --quiet"
 # containerd's client talks to the daemon as root: only its listings are read-only, anything

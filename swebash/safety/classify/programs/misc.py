@@ -88,7 +88,7 @@ define("hping3 scapy masscan zmap arp-scan", lambda: prog(
     info="--version -v"))
 define("influx sqlcmd bq cockroach", lambda: prog(args="p*", raw=True, hook="db_generic"))
 define("httpd nginx apache2 apachectl lighttpd caddy http-server live-server serve "
-       "webfsd thttpd mini_httpd darkhttpd miniserve", lambda: prog(
+       "webfsd thttpd mini_httpd darkhttpd miniserve twistd", lambda: prog(
            args="p*", raw=True, effect="listens for connections (serves files to the network)",
            dangerous=True,
            info="--version -v -V --help -h"))

@@ -12,11 +12,17 @@ SPECS: Table = {}
 define = definer(SPECS)
 
 
+PUBLISHES = "publishes a package to an index (it cannot be taken back)"
+
+
 def manager(reads: str, removes: str, installs: str, flags: str = "",
-            system: str = "") -> Spec:
+            system: str = "", publish: str = "") -> Spec:
     """A package manager: listing verbs read, removing is dangerous, installing into the
-    project asks, installing for the whole system or account (``system``) is dangerous."""
+    project asks, installing for the whole system or account (``system``) and publishing
+    (``publish``) are dangerous."""
     subs = {reads: prog(flags, args="p*", inherits=True)}
+    if publish:
+        subs[publish] = prog(args="p*", raw=True, effect=PUBLISHES, dangerous=True)
     if removes:
         subs[removes] = prog(args="p*", raw=True, effect="removes packages", dangerous=True)
     if installs:
@@ -31,18 +37,19 @@ def manager(reads: str, removes: str, installs: str, flags: str = "",
 
 
 define("luarocks", lambda: manager("list show search path config doc which",
-                                   "remove purge", "build download pack upload init",
-                                   system="install make"))
+                                   "remove purge", "build download pack init",
+                                   system="install make", publish="upload"))
 define("cpanm cpan", lambda: prog(args="p*", raw=True, hook="system_install",
                                   info="--version -v -V --help -h"))
 define("cabal", lambda: manager("list info check outdated", "", "build run test "
-                                "exec update repl init configure sdist upload",
-                                system="install"))
+                                "exec update repl init configure sdist",
+                                system="install", publish="upload"))
 define("stack", lambda: manager("ls list path query ide", "purge clean",
                                 "build run test exec ghci repl new init",
                                 system="install setup upgrade"))
 define("mix", lambda: manager("deps.tree hex.info deps", "deps.clean",
-                              "help deps.get compile test run phx.server format hex.publish",
+                              "help deps.get compile test run phx.server format",
+                              publish="hex.publish",
                               system="escript.install archive.install local.hex "
                                      "local.rebar"))
 define("rebar3", lambda: manager("tree deps help version", "clean", "compile eunit ct "
@@ -51,15 +58,15 @@ define("opam", lambda: manager("list show search env config var", "remove uninst
                                "exec source", system="install upgrade update pin init "
                                                      "switch"))
 define("conan", lambda: manager("list search inspect info graph profile", "remove",
-                                "install create build upload export source"))
+                                "install create build export source", publish="upload"))
 define("vcpkg", lambda: manager("list search depend-info owns", "remove",
                                 "install upgrade integrate export"))
 define("pipenv", lambda: manager("graph --where --venv --py requirements check",
                                  "uninstall --rm clean", "install sync update lock run "
                                  "shell"))
 define("rye", lambda: manager("list show version", "remove",
-                              "add sync run fetch build publish init",
-                              system="install toolchain self"))
+                              "add sync run fetch build init",
+                              system="install toolchain self", publish="publish"))
 define("pip-compile pip-sync pip-audit", lambda: prog(
     args="p*", raw=True, hook="build", info="--version --help -h"))
 define("port", lambda: manager("installed list info search outdated deps rdeps contents "
@@ -71,7 +78,7 @@ define("pkg", lambda: manager("info query search audit which version stats check
                               system="install upgrade update add"))
 define("choco winget scoop nuget", lambda: manager(
     "list search info show find export status", "uninstall remove", "download",
-    system="install upgrade update add import"))
+    system="install upgrade update add import", publish="push"))
 define("nasm yasm ghc zig swiftc kotlinc scalac nvcc esbuild webpack vite rollup parcel "
        "babel swc msbuild xcodebuild autoconf automake autoreconf libtool configure "
        "./configure turbo nx lerna rush next nuxt ng ember gatsby", lambda: prog(
@@ -200,6 +207,39 @@ define("setfattr", lambda: prog("-h -n: -v: -x: --no-dereference --raw --name: -
                                 effect="changes a file's extended attributes"))
 define("xattr", lambda: prog(args="p*", raw=True, hook="xattr"))
 define("pydoc pydoc3", lambda: prog(args="p*", raw=True, hook="pydoc"))
+define("maturin", lambda: prog(subs={
+    "publish upload": prog(args="p*", raw=True, effect=PUBLISHES, dangerous=True),
+    "build develop sdist new init generate-ci": prog(
+        args="p*", raw=True, effect="builds the package (its build code runs)"),
+    "list-python": prog()}, info="--version -V --help -h"))
+define("anaconda", lambda: prog(args="p*", subs={
+    "upload": prog(args="p*", raw=True, effect=PUBLISHES, dangerous=True)},
+    info="--version -V --help -h"))
+define("vsce ovsx jsr", lambda: prog(args="p*", subs={
+    "publish": prog(args="p*", raw=True, effect=PUBLISHES, dangerous=True),
+    "ls ls-publishers show": prog(args="p*", raw=True, effect="lists packages")},
+    info="--version -V --help -h"))
+define("crane oras", lambda: prog(args="p*", subs={
+    "push copy cp append mutate rebase tag delete attach": prog(
+        args="p*", raw=True, effect="publishes or changes an image in a registry",
+        dangerous=True),
+    "pull export": prog(args="p*", raw=True, effect="downloads an image into a file"),
+    "ls manifest config digest catalog repo discover version": prog(
+        args="p*", raw=True, effect="reads a registry (it may send your credentials)")},
+    info="--version --help -h"))
+define("goreleaser", lambda: prog(args="p*", subs={
+    "release publish announce": prog(args="p*", raw=True, effect="publishes a release",
+                                     dangerous=True),
+    "build check healthcheck init": prog(args="p*", raw=True, effect="builds the project's "
+                                         "code")}, info="--version -v --help -h"))
+VM = "runs code in a virtual machine, outside the sandbox"
+define("lima", lambda: prog(args="p*", raw=True, effect=VM, dangerous=True,
+                            info="--version -v --help -h"))
+define("limactl colima", lambda: prog(args="p*", subs={
+    "list ls status version info": prog(args="p*", raw=True),
+    "start stop restart shell create delete rm edit copy cp ssh nerdctl kubernetes prune "
+    "factory-reset": prog(args="p*", raw=True, effect=VM, dangerous=True)},
+    info="--version -v --help -h"))
 define("mosh", lambda: prog(args="p*", raw=True, hook="remote_shell"))
 define("autossh", lambda: prog(args="p*", raw=True, hook="remote_shell", dangerous=True,
                                effect="keeps a connection open for a tunnel (it restarts "

@@ -173,7 +173,9 @@ define("ping ping6", lambda: prog(PING, args="h+", hook="net_dynamic",
                                   danger={"-p:": "sends a chosen payload"}))
 define("arping fping", lambda: prog("-AbBcdDfhqUsv0 -c: -w: -i: -I: -s: -t: -T: -r: -p: "
                                     "--count: --interval: --timeout:", args="h*",
-                                    hook="net_dynamic"))
+                                    hook="net_dynamic",
+                                    danger={"-g --generate -f:r --file:r":
+                                            "scans other hosts (a range or a list)"}))
 define("traceroute traceroute6 tracepath tcptraceroute", lambda: prog(
     "-46dFIMnrTUeAb -f: -g: -i: -m: -N: -p: -t: -l: -q: -s: -w: -z: --icmp --tcp --udp "
     "--mtu --back --sport: --port: --queries: --wait:", args="h p?", hook="net_dynamic"))
@@ -302,13 +304,20 @@ define("nmap", lambda: prog(args="p*", raw=True, hook="nmap",
                             effect="scans other hosts on the network", dangerous=True))
 # capturing traffic sees other programs' data (credentials, cookies); reading a saved
 # capture (`-r FILE`) does not (hooks_net.capture)
-define("tcpdump tshark dumpcap ngrep", lambda: prog(args="p*", raw=True, hook="tcpdump",
+define("tcpdump tshark dumpcap ngrep tcpflow", lambda: prog(args="p*", raw=True, hook="tcpdump",
                                                    info="--version -v -V --help -h"))
+define("ettercap bettercap arpspoof dnsspoof dsniff mitmproxy mitmdump responder",
+       lambda: prog(args="p*", raw=True, effect="captures or intercepts other hosts' traffic",
+                    dangerous=True, info="--version -v -V --help -h"))
+define("rustscan naabu netdiscover unicornscan nbtscan", lambda: prog(
+    args="p*", raw=True, effect="scans other hosts on the network", dangerous=True,
+    info="--version -V --help -h"))
 TUNNEL = "opens a tunnel: a port of this machine reachable from elsewhere, or the reverse"
-define("lt localtunnel frpc frps", lambda: prog(args="p*", raw=True, effect=TUNNEL,
+define("lt localtunnel frpc frps zrok inlets sshuttle pagekite pagekite.py loclx tmole "
+       "tunnelto rathole gost", lambda: prog(args="p*", raw=True, effect=TUNNEL,
                                                 dangerous=True, info="--version -v --help -h"))
 define("cloudflared", lambda: prog(args="p*", subs={
-    "tunnel": prog(args="p*", raw=True, effect=TUNNEL, dangerous=True),
+    "tunnel access": prog(args="p*", raw=True, effect=TUNNEL, dangerous=True),
     "version": prog()}, info="--version -v -V --help -h"))
 define("ngrok", lambda: prog(args="p*", subs={
     "http tcp tls start tunnel": prog(args="p*", raw=True, effect=TUNNEL, dangerous=True),

@@ -259,14 +259,24 @@ def git() -> Spec:
                           args="n*", hook="git_clean"),
             "add": write("stages changes"),
             "commit": write("records a commit"),
-            "push": write("publishes commits to a remote", True),
+            "push send-pack": write("publishes commits to a remote", True),
+            "subtree": prog(subs={"push": write("publishes commits to a remote", True),
+                                  "add merge pull split": write("changes the repository "
+                                                                "or the working tree")}),
+            "lfs": prog(subs={
+                "ls-files status env version logs locks": prog(args="p*", raw=True),
+                "push": write("publishes large files to a remote", True),
+                "migrate": write("rewrites, prunes or deletes history or files", True),
+                "track untrack install uninstall pull fetch checkout lock unlock prune "
+                "update fsck pointer clone dedup": write("changes the repository or the "
+                                                         "working tree")}),
             "pull fetch": write("fetches from a remote and updates refs"),
             "replace": write("changes what history shows (replaces objects)", True),
             "merge cherry-pick revert am apply mv init clone sparse-checkout "
             "switch checkout restore reset mergetool maintenance repack request-pull "
             "interpret-trailers mktree hash-object write-tree read-tree commit-tree "
             "update-index checkout-index unpack-objects pack-objects index-pack "
-            "unpack-file merge-file merge-tree fast-import fast-export lfs citool gui gitk "
+            "unpack-file merge-file merge-tree fast-import fast-export citool gui gitk "
             "range-diff-write rerere bisect format-patch diagnose bugreport scalar "
             "prune-packed pack-refs multi-pack-index commit-graph":
                 write("changes the repository or the working tree"),
@@ -331,7 +341,8 @@ define("gh", lambda: prog(
             "view": prog("--json: --jq: --template: -q: -t:", args="p?", inherits=True,
                          ask={"-w --web": "opens a browser"}),
             "delete delete-asset": write("deletes a release", True),
-            "create edit upload download verify verify-asset": write("changes releases")}),
+            "create upload": write("publishes a release with its files", True),
+            "edit download verify verify-asset": write("changes releases")}),
         "auth": prog(subs={
             "status": prog("-a -h: --active --hostname: --json: --jq: --template:",
                            inherits=True,
