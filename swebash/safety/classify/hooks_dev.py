@@ -26,7 +26,9 @@ PY_DANGER = {"http.server": "listens for connections (serves files to the networ
              "smtpd": "runs a mail server", "xmlrpc.server": "runs a server",
              "timeit": "runs the code it is given", "code": "runs code from its input",
              "asyncio": "runs code from its input", "pty": "spawns a shell",
-             "ftplib": "talks to a server", "smtplib": "sends mail"}
+             "ftplib": "talks to a server", "smtplib": "sends mail",
+             "webbrowser": "opens it in another program, outside the sandbox",
+             "antigravity": "opens it in another program, outside the sandbox"}
 PY_PROGRAMS = frozenset({"pip", "mypy", "black", "ruff", "isort", "flake8", "pylint",
                          "pytest", "pycodestyle", "pydocstyle", "yapf", "autopep8",
                          "pyflakes", "bandit", "vulture", "venv", "virtualenv", "pipx",

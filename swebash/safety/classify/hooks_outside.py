@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from swebash.safety.classify import hooks_launch
+from swebash.safety.classify import hooks_launch, processes
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
 
@@ -37,6 +37,68 @@ def ffmpeg(f: Findings, p: Parsed, depth: int) -> None:
             if device:
                 f.ask(f"ffmpeg: captures {device} (-f {words[k + 1][:12]})", True)
     hooks_launch.ffmpeg(f, p, depth)
+
+
+# GStreamer source elements that read a device
+GST_SOURCES = {"ximagesrc": "the screen", "waylandsrc": "the screen", "kmssrc": "the screen",
+               "pipewiresrc": "the screen or microphone", "v4l2src": "the camera",
+               "libcamerasrc": "the camera", "autovideosrc": "the camera",
+               "pulsesrc": "the microphone", "alsasrc": "the microphone",
+               "autoaudiosrc": "the microphone", "jackaudiosrc": "the microphone",
+               "osssrc": "the microphone", "avfvideosrc": "the camera",
+               "dshowvideosrc": "the camera", "gdiscreencapsrc": "the screen"}
+
+
+def gstreamer(f: Findings, p: Parsed, depth: int) -> None:
+    """``gst-launch-1.0 ELEMENT ! …``: a device source captures it; any pipeline may write
+    files (``filesink``) or reach the network."""
+    for word in p.argv[1:]:
+        device = GST_SOURCES.get(word.split()[0].lower()) if word.strip() else None
+        if device:
+            f.ask(f"{p.name}: captures {device} ({word.split()[0][:16]})", True)
+    f.ask(f"{p.name}: runs a media pipeline (it may write files or reach the network)")
+
+
+def sox(f: Findings, p: Parsed, depth: int) -> None:
+    """``sox -d OUT`` records from the default device (the microphone); ``-t alsa`` or
+    ``-t pulseaudio`` before the first file does too."""
+    words = p.argv[1:]
+    files = [w for w in words if not w.startswith("-") or w in ("-d", "-n")]
+    device_type = words[:1] == ["-t"] and len(words) > 1 and words[1].lower() in (
+        "alsa", "pulseaudio", "coreaudio", "oss", "waveaudio", "sndio", "ao")
+    if files[:1] == ["-d"] or (p.name == "sox" and device_type):
+        f.ask(f"{p.name}: captures the microphone", True)
+    f.ask(f"{p.name}: converts or plays audio (it may write files)")
+
+
+def pw_cat(f: Findings, p: Parsed, depth: int) -> None:
+    if any(w in ("-r", "--record") for w in p.argv[1:]):
+        f.ask(f"{p.name}: captures the microphone", True)
+    f.ask(f"{p.name}: plays or converts audio")
+
+
+def cpulimit(f: Findings, p: Parsed, depth: int) -> None:
+    """``cpulimit -p PID`` limits another process (the processes.py rule); ``-e NAME``,
+    ``-P PATH`` a process found by name; ``cpulimit -l N -- CMD`` runs CMD."""
+    words = p.argv[1:]
+    for k, word in enumerate(words):
+        head, equals, value = word.partition("=")
+        if head in ("-p", "--pid"):
+            pid = value if equals else (words[k + 1] if k + 1 < len(words) else "")
+            processes.act_on(f, "cpulimit", "changes the limits of", [pid] if pid else [])
+            return
+        if head in ("-e", "--exe", "-P", "--path"):
+            f.ask("cpulimit: limits a process found by name (not one this command started)",
+                  True)
+            return
+        if word == "--" or not word.startswith("-"):
+            rest = words[k + 1:] if word == "--" else words[k:]
+            if k > 0 and words[k - 1] in ("-l", "--limit", "-c", "--cpu"):
+                continue
+            if rest:
+                f.judge(f, rest, list(p.dynamic[len(words) - len(rest) + 1:]), depth)
+            return
+    f.ask("cpulimit: not told which process")
 
 
 # package.json keys whose value a tool runs: npm's scripts, a package's executables, the
@@ -96,5 +158,6 @@ def xattr(f: Findings, p: Parsed, depth: int) -> None:
 
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
     "ffmpeg_capture": ffmpeg, "npm_pkg_set": npm_pkg_set, "mesg": mesg, "pydoc": pydoc,
-    "xattr": xattr,
+    "xattr": xattr, "gstreamer": gstreamer, "sox": sox, "pw_cat": pw_cat,
+    "cpulimit": cpulimit,
 }

@@ -176,7 +176,7 @@ define("sshfs", lambda: prog(args="p*", raw=True,
 define("logger systemd-cat", lambda: prog(args="p*", raw=True, dangerous=True,
                                           effect="writes to the system log (other users and "
                                           "tools read it)", info="--version -V --help -h"))
-define("wall write talk ytalk", lambda: prog(args="p*", raw=True, dangerous=True,
+define("wall write talk ytalk rwall", lambda: prog(args="p*", raw=True, dangerous=True,
                                              effect="writes to other users' terminals",
                                              info="--version -V --help -h"))
 define("mesg", lambda: prog(args="p*", raw=True, hook="mesg"))
@@ -185,6 +185,47 @@ define("import scrot gnome-screenshot xwd grim maim spectacle flameshot "
        "xfce4-screenshooter", lambda: prog(args="p*", raw=True, dangerous=True,
                                            effect="captures the screen",
                                            info="--version -v -V --help -h"))
+define("screencapture wf-recorder recordmydesktop byzanz-record simplescreenrecorder kazam "
+       "peek vokoscreen vokoscreenNG obs ksnip shutter deepin-screenshot", lambda: prog(
+           args="p*", raw=True, dangerous=True, effect="captures the screen",
+           info="--version -v -V --help -h"))
+define("fswebcam streamer cheese guvcview", lambda: prog(
+    args="p*", raw=True, dangerous=True, effect="captures the camera",
+    info="--version -v -V --help -h"))
+define("xev evtest showkey logkeys", lambda: prog(
+    args="p*", raw=True, dangerous=True, effect="captures keystrokes (passwords typed)",
+    info="--version -V --help -h"))
+define("copyq termux-clipboard-get gpaste-client clipman cliphist", lambda: prog(
+    args="p*", raw=True, dangerous=True, effect="captures or sets the clipboard (it may "
+    "hold a password)", info="--version -v -V --help -h"))
+define("xinput", lambda: prog(args="p*", subs={
+    "list list-props query-state version": prog(args="p*", raw=True),
+    "test test-xi2": prog(args="p*", raw=True, dangerous=True,
+                          effect="captures keystrokes (passwords typed)")},
+    info="--version --help"))
+define("gst-launch-1.0 gst-launch", lambda: prog(args="p*", raw=True, hook="gstreamer",
+                                                 info="--version --help -h"))
+define("sox play", lambda: prog(args="p*", raw=True, hook="sox", info="--version --help -h"))
+define("pw-cat pw-play", lambda: prog(args="p*", raw=True, hook="pw_cat",
+                                      info="--version --help -h"))
+define("cpulimit", lambda: prog(args="p*", raw=True, hook="cpulimit",
+                                info="--version --help -h"))
+# a browser hands the page to a running instance (outside the sandbox) or becomes one
+define("firefox firefox-esr google-chrome google-chrome-stable chromium chromium-browser "
+       "brave brave-browser microsoft-edge opera vivaldi epiphany qutebrowser falkon "
+       "konqueror midori librewolf kioclient kioclient5 kioclient6", lambda: prog(
+           args="p*", raw=True, dangerous=True,
+           effect="opens it in another program, outside the sandbox",
+           info="--version -v -V --help -h"))
+define("mimeopen mimeo run-mailcap see gvfs-open termux-open xdg-email handlr",
+       lambda: prog(args="p*", raw=True, dangerous=True,
+                    effect="opens it in another program, outside the sandbox",
+                    info="--version --help -h"))
+# Windows programs under WSL run outside the Linux sandbox altogether
+define("cmd.exe explorer.exe powershell.exe pwsh.exe wsl.exe wscript.exe cscript.exe "
+       "rundll32.exe start.exe", lambda: prog(
+           args="p*", raw=True, dangerous=True,
+           effect="runs a Windows program, outside the sandbox"))
 define("arecord parecord parec pw-record rec", lambda: prog(
     args="p*", raw=True, dangerous=True, effect="captures the microphone",
     info="--version --help -h"))
