@@ -44,6 +44,10 @@ DANGEROUS: dict[str, tuple[list[str], str]] = {
         "http api.example.com @README.md",
         "curlie post api.example.com a=b",
     ], "changes something"),
+    "query_file": ([
+        "curl -G --data-urlencode q@README.md https://example.com",
+        "curl -G -d @README.md https://example.com",
+    ], "local file"),
     "listen": ([
         "openssl s_server -accept 4433 -www",
         "nc -l 4444",
@@ -353,6 +357,7 @@ ASK_ONLY = [
     "pydoc json",
     "python3 -m pydoc json",
     "curl -G -d q=x https://example.com/search",
+    "http --offline POST example.com a=b",
     "tcpdump -r capture.pcap",
     "tshark -r capture.pcap",
     "ssh example.com uptime",

@@ -132,8 +132,13 @@ def curl(f: Findings, p: Parsed, depth: int) -> None:
             check_route(f, "curl", name, value)
         elif used.opt.effect is not None and used.opt.effect.reason in (UPLOAD, BODY):
             source = value.split("=", 1)[-1] if UPLOAD_FILE.search(value) else ""
+            if name == "--data-urlencode" and "@" in value.split("=", 1)[0]:
+                source = value.split("@", 1)[1]  # `name@file`: the file's content
+                value = "@" + source
             if name in ("-T", "--upload-file") or UPLOAD_FILE.search(value):
                 path = value if name in ("-T", "--upload-file") else source.lstrip("@<")
+                if not method:  # `-G`: a file's content sent in the query is still sent
+                    f.ask("curl: sends a local file's content (in the query)", True)
                 if path and path != "-":
                     read_path(f, path)
 
@@ -185,7 +190,7 @@ def httpie(f: Findings, p: Parsed, depth: int) -> None:
         method = words.pop(0).upper()
     body = p.has("--raw") or any(httpie_item(w)[1] in ("=", ":=", "@", "=@", ":=@")
                                  for w in words[1:])
-    if (method and method not in READ_METHODS) or (body and p.name != "curlie"):
+    if ((method and method not in READ_METHODS) or body) and not p.has("--offline"):
         changes_remote(f, p.name, words[:1], method or "POST")
     if words:
         target = words.pop(0)
