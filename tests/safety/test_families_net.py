@@ -43,6 +43,10 @@ DANGEROUS: dict[str, tuple[list[str], str]] = {
         "xh api.example.com a:=1",
         "http api.example.com @README.md",
         "curlie post api.example.com a=b",
+        "POST https://api.example.com/x",
+        "lwp-request -m DELETE https://api.example.com/x",
+        "glab api --method POST projects/1/issues",
+        "glab api projects/1/issues -f title=x",
     ], "changes something"),
     "query_file": ([
         "curl -G --data-urlencode q@README.md https://example.com",
@@ -63,6 +67,11 @@ DANGEROUS: dict[str, tuple[list[str], str]] = {
         "socat OPENSSL-LISTEN:443,cert=x.pem -",
         "busybox httpd -f -p 8000",
         "twistd web --path .",
+        "socat TCP-L:8080,fork -",
+        "socat -d -d tcp4-l:80 -",
+        "websocat -s 8080",
+        "deno serve main.ts",
+        "sshd -p 2222 -D",
     ], "listens"),
     "scan": ([
         "nmap 10.0.0.0/24",
@@ -73,6 +82,9 @@ DANGEROUS: dict[str, tuple[list[str], str]] = {
         "arp-scan --localnet",
         "fping -g 10.0.0.0/24",
         "nc -zv example.com 1-1000",
+        "nikto -h example.com",
+        "sqlmap -u https://example.com/?id=1",
+        "hydra -l root -P pw.txt ssh://10.0.0.1",
     ], "scans"),
     "capture": ([
         "tcpdump -i any",
@@ -83,6 +95,8 @@ DANGEROUS: dict[str, tuple[list[str], str]] = {
         "tcpdump -w cap.pcap",
         "tcpflow -i any",
         "ettercap -T",
+        "airodump-ng wlan0mon",
+        "sngrep",
     ], "captures"),
     "tunnel": ([
         "ssh -R 8080:localhost:80 example.com",
@@ -104,6 +118,9 @@ DANGEROUS: dict[str, tuple[list[str], str]] = {
         "cloudflared access tcp --hostname x --url localhost:2222",
         "zrok share public 8080",
         "sshuttle -r example.com 0/0",
+        "iodine -f 10.0.0.1 t.example.com",
+        "openvpn --config x.ovpn",
+        "tor",
     ], "tunnel"),
     "push": ([
         "git push",
@@ -224,6 +241,11 @@ DANGEROUS: dict[str, tuple[list[str], str]] = {
         "strace -fp 1234",
         "cpulimit -p 1234 -l 10",
         "cpulimit -e firefox -l 10",
+        "jstack 1234",
+        "jcmd 1234 VM.system_properties",
+        "rbspy record --pid 1234",
+        "dotnet-dump collect -p 1234",
+        "cgclassify -g cpu:/x 1234",
     ], "process"),
     "handoff": ([
         "xdg-open https://example.com",
@@ -241,6 +263,8 @@ DANGEROUS: dict[str, tuple[list[str], str]] = {
         "python3 -m webbrowser https://example.com",
         "mimeopen README.md",
         "kioclient5 exec README.md",
+        "gtk-launch firefox",
+        "dex x.desktop",
     ], "another program"),
     "others": ([
         "logger hello",
@@ -252,6 +276,7 @@ DANGEROUS: dict[str, tuple[list[str], str]] = {
         "mesg y",
         "rwall host",
         "echo x | write root pts/1",
+        "wmctrl -c Firefox",
     ], "other"),
     "capture_devices": ([
         "import -window root shot.png",
@@ -278,7 +303,26 @@ DANGEROUS: dict[str, tuple[list[str], str]] = {
         "copyq read 0",
         "xinput test 10",
         "xev",
+        "pacat -r out.raw",
     ], "captures"),
+    "desktop": ([
+        "zenity --password",
+        "kdialog --password x",
+        "xmessage hi",
+    ], "desktop"),
+    "flood": ([
+        "ping -f example.com",
+        "ping -b 10.0.0.255",
+        "tcpreplay -i eth0 cap.pcap",
+    ], "packets"),
+    "vm": ([
+        "vagrant up",
+        "multipass exec vm -- id",
+        "virsh start vm",
+        "systemd-nspawn -D /srv/c",
+        "buildah bud .",
+        "limactl shell default",
+    ], "sandbox"),
     "windows": ([
         "cmd.exe /c start https://example.com",
         "powershell.exe Start-Process https://example.com",
@@ -344,6 +388,13 @@ ALLOWED = [
     "git lfs ls-files",
     "xinput list",
     "firefox --version",
+    "ping -c 3 example.com",
+    "GET https://example.com",
+    "glab api projects/1",
+    "multipass list",
+    "virsh list --all",
+    "wmctrl -l",
+    "buildah images",
 ]
 
 # neighbours that ask without `dangerous`
@@ -383,6 +434,8 @@ ASK_ONLY = [
     "gst-launch-1.0 videotestsrc ! fakesink",
     "cpulimit -l 50 -- make",
     "sleep 60 & cpulimit -p $! -l 5",
+    "sleep 60 & jstack $!",
+    "deno run main.ts",
 ]
 
 

@@ -149,6 +149,24 @@ def rclone(f: Findings, p: Parsed, depth: int) -> None:
 GLAB_READ = re.compile(r"^(list|ls|view|diff|status|checks|show|get|trace|lint)$")
 
 
+def glab_api(f: Findings, words: list[str]) -> None:
+    """``glab api PATH`` is a GET; another method, fields or a body change GitLab."""
+    method = ""
+    for k, word in enumerate(words):
+        head, equals, value = word.partition("=")
+        if head in ("-X", "--method"):
+            value = value if equals else (words[k + 1] if k + 1 < len(words) else "")
+            if value.upper() not in ("GET", "HEAD", "OPTIONS"):
+                method = method or value.upper()[:10]
+        elif head in ("-f", "-F", "--field", "--raw-field", "--input"):
+            method = method or "POST"
+        elif word.startswith("-") and head not in ("--paginate", "-i", "--include",
+                                                   "--silent", "-H", "--header"):
+            f.ask(f"glab api: an option not known to be read-only ({head[:16]})")
+    if method:
+        f.ask(f"glab api: changes something on GitLab ({method})", True)
+
+
 def glab(f: Findings, p: Parsed, depth: int) -> None:
     words = [w for w in p.argv[1:] if not w.startswith("-")]
     if words[:2] == ["auth", "status"] and "--show-token" not in p.argv and \
@@ -161,6 +179,9 @@ def glab(f: Findings, p: Parsed, depth: int) -> None:
             "-w" not in p.argv:
         return
     if words[:1] == ["version"]:
+        return
+    if words[:1] == ["api"]:
+        glab_api(f, p.argv[p.argv.index("api") + 1:])
         return
     f.ask(f"glab {' '.join(words[:2])[:24]}: changes GitLab or local settings",
           any(w in ("delete", "token") for w in words[:3]))

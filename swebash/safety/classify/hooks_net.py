@@ -143,6 +143,29 @@ def curl(f: Findings, p: Parsed, depth: int) -> None:
                     read_path(f, path)
 
 
+LWP_FLAGS = frozenset({"-s", "-S", "-e", "-d", "-x", "-u", "-U"})
+
+
+def lwp(f: Findings, p: Parsed, depth: int) -> None:
+    """libwww-perl's ``GET``/``HEAD``/``POST``/``PUT`` and ``lwp-request -m METHOD``: the
+    method is the program's name or ``-m``; only plain URLs and display flags read."""
+    sends_runtime_values(f, p)
+    words = p.argv[1:]
+    method = p.name.upper() if p.name != "lwp-request" else "GET"
+    if "-m" in words[:-1]:
+        method = words[words.index("-m") + 1].upper()
+    if method not in READ_METHODS or "-c" in words:
+        changes_remote(f, p.name, [w for w in words if "://" in w], method)
+    urls = [w for k, w in enumerate(words) if not w.startswith("-") and
+            (k == 0 or words[k - 1] != "-m")]
+    others = [w for w in words if w.startswith("-") and w not in LWP_FLAGS and w != "-m"]
+    if others:
+        f.ask(f"{p.name}: an option not known to be read-only ({others[0][:12]})",
+              others[0] in ("-C", "-p", "-P", "-H", "-c"))
+    for url in urls:
+        roles.url(f, p.name, url, False)
+
+
 def wget(f: Findings, p: Parsed, depth: int) -> None:
     sends_runtime_values(f, p)
     method = (p.values("--method") or [""])[-1].upper()
@@ -303,7 +326,8 @@ NETCAT_EXEC = re.compile(r"^-[a-zA-Z]*[ec]$|^--(exec|sh-exec|lua-exec|system)|"
                          r"^(exec|system|open|create|gopen):|,\s*(exec|system)", re.I)
 
 
-LISTEN_ADDRESS = re.compile(r"(?i)^[\w-]*(LISTEN|RECVFROM|RECV)[\w-]*:")
+# socat's listening addresses, also abbreviated (`TCP-L:`, `tcp4-l:`); websocat's `ws-l:`
+LISTEN_ADDRESS = re.compile(r"(?i)^[\w-]*(LISTEN|RECVFROM|RECV|-L)[\w-]*:")
 
 
 def netcat(f: Findings, p: Parsed, depth: int) -> None:
@@ -311,8 +335,9 @@ def netcat(f: Findings, p: Parsed, depth: int) -> None:
     if any(NETCAT_EXEC.search(w) or re.search(r"(?i)\b(exec|system):", w) for w in words):
         f.ask(f"{p.name}: runs a program connected to the network", True)
     sends_runtime_values(f, p)
-    if p.name == "socat" and any(LISTEN_ADDRESS.search(w) for w in words):
-        f.ask("socat: listens for connections", True)
+    if (p.name in ("socat", "websocat") and any(LISTEN_ADDRESS.search(w) for w in words)) \
+            or (p.name == "websocat" and any(w in ("-s", "--server-mode") for w in words)):
+        f.ask(f"{p.name}: listens for connections", True)
         return
     if p.name in ("nc", "ncat", "netcat") and any(re.fullmatch(r"-[a-zA-Z]*z[a-zA-Z]*", w)
                                                   for w in words):
@@ -454,8 +479,8 @@ def ssh_add(f: Findings, p: Parsed, depth: int) -> None:
 
 
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
-    "curl": curl, "wget": wget, "httpie": httpie, "curlie": curlie, "ssh": ssh, "scp": scp,
-    "rsync": rsync,
+    "curl": curl, "wget": wget, "lwp": lwp, "httpie": httpie, "curlie": curlie, "ssh": ssh,
+    "scp": scp, "rsync": rsync,
     "netcat": netcat, "aria2c": aria2c, "net_dynamic": net_dynamic, "nslookup": nslookup,
     "getent": getent, "resolvectl": net_dynamic,
     "nmap": nmap, "tcpdump": tcpdump, "openssl": openssl, "ssh_keygen": ssh_keygen,

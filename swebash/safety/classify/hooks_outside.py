@@ -101,6 +101,44 @@ def cpulimit(f: Findings, p: Parsed, depth: int) -> None:
     f.ask("cpulimit: not told which process")
 
 
+PID_OPTIONS = ("-p", "--pid", "--process-id", "-pid")
+
+
+def pid_tool(f: Findings, p: Parsed, depth: int) -> None:
+    """``jstack PID``, ``jcmd PID …``, ``dotnet-dump collect -p PID``, ``rbspy record --pid
+    PID``: attaching reads the process's memory (the processes.py rule)."""
+    words = p.argv[1:]
+    targets: list[str] = []
+    for k, word in enumerate(words):
+        head, equals, value = word.partition("=")
+        if head in PID_OPTIONS:
+            targets.append(value if equals else (words[k + 1] if k + 1 < len(words) else ""))
+    if not targets and p.name.startswith("j"):
+        targets = [w for w in words if not w.startswith("-")][:1]
+    if targets or p.name.startswith("j"):
+        processes.act_on(f, p.name, "attaches to (reads the memory of)",
+                         [t for t in targets if t])
+    else:
+        f.ask(f"{p.name}: runs or attaches to a program")
+
+
+def cgclassify(f: Findings, p: Parsed, depth: int) -> None:
+    """``cgclassify -g CONTROLLERS:PATH PID…``: moves processes into a cgroup."""
+    words = p.argv[1:]
+    values = {k + 1 for k, w in enumerate(words) if w == "-g"}
+    targets = [w for k, w in enumerate(words) if k not in values and not w.startswith("-")]
+    processes.act_on(f, "cgclassify", "moves into a control group", targets)
+
+
+WMCTRL_READS = frozenset({"-l", "-d", "-m", "-p", "-G", "-x", "-lp", "-lG", "-lx", "-lpG",
+                          "-h", "--help", "-V"})
+
+
+def wmctrl(f: Findings, p: Parsed, depth: int) -> None:
+    if not set(p.argv[1:]) <= WMCTRL_READS:
+        f.ask("wmctrl: controls other programs' windows", True)
+
+
 # package.json keys whose value a tool runs: npm's scripts, a package's executables, the
 # hook runners' settings
 RUN_KEYS = re.compile(r"^(scripts|bin|gypfile|husky|lint-staged|simple-git-hooks|"
@@ -159,5 +197,6 @@ def xattr(f: Findings, p: Parsed, depth: int) -> None:
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
     "ffmpeg_capture": ffmpeg, "npm_pkg_set": npm_pkg_set, "mesg": mesg, "pydoc": pydoc,
     "xattr": xattr, "gstreamer": gstreamer, "sox": sox, "pw_cat": pw_cat,
-    "cpulimit": cpulimit,
+    "cpulimit": cpulimit, "pid_tool": pid_tool, "cgclassify": cgclassify,
+    "wmctrl": wmctrl,
 }

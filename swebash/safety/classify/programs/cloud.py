@@ -349,8 +349,9 @@ define("vagrant", lambda: prog(subs={
         "loads the project's Vagrantfile (Ruby code runs)"),
     "destroy": live(GONE),
     "plugin": live("installs or changes vagrant plugins (they run as vagrant)"),
-    "up halt reload provision ssh suspend resume snapshot package init": local(
-        "starts, changes or enters machines")}, info="--version -v --help -h"))
+    "up halt reload provision ssh suspend resume snapshot": live(
+        "runs code in a virtual machine, outside the sandbox"),
+    "package init": local("packages or creates a machine")}, info="--version -v --help -h"))
 define("packer", lambda: prog(subs={
     "version": reads(), "validate inspect": reads("-syntax-only -var: -var-file:r -only: "
                                                   "-except: -machine-readable", single=True),

@@ -206,7 +206,7 @@ define("xinput", lambda: prog(args="p*", subs={
 define("gst-launch-1.0 gst-launch", lambda: prog(args="p*", raw=True, hook="gstreamer",
                                                  info="--version --help -h"))
 define("sox play", lambda: prog(args="p*", raw=True, hook="sox", info="--version --help -h"))
-define("pw-cat pw-play", lambda: prog(args="p*", raw=True, hook="pw_cat",
+define("pw-cat pw-play pacat paplay", lambda: prog(args="p*", raw=True, hook="pw_cat",
                                       info="--version --help -h"))
 define("cpulimit", lambda: prog(args="p*", raw=True, hook="cpulimit",
                                 info="--version --help -h"))
@@ -217,7 +217,8 @@ define("firefox firefox-esr google-chrome google-chrome-stable chromium chromium
            args="p*", raw=True, dangerous=True,
            effect="opens it in another program, outside the sandbox",
            info="--version -v -V --help -h"))
-define("mimeopen mimeo run-mailcap see gvfs-open termux-open xdg-email handlr",
+define("mimeopen mimeo run-mailcap see gvfs-open termux-open xdg-email handlr gtk-launch dex "
+       "kstart kstart5",
        lambda: prog(args="p*", raw=True, dangerous=True,
                     effect="opens it in another program, outside the sandbox",
                     info="--version --help -h"))
@@ -226,6 +227,31 @@ define("cmd.exe explorer.exe powershell.exe pwsh.exe wsl.exe wscript.exe cscript
        "rundll32.exe start.exe", lambda: prog(
            args="p*", raw=True, dangerous=True,
            effect="runs a Windows program, outside the sandbox"))
+# a window on the user's desktop, outside the sandbox: it can pose as a password prompt
+define("zenity kdialog yad xmessage gxmessage Xdialog osd_cat", lambda: prog(
+    args="p*", raw=True, dangerous=True, effect="shows a window on your desktop, outside "
+    "the sandbox (it can ask for a password)", info="--version --help -h"))
+define("wmctrl", lambda: prog(args="p*", raw=True, hook="wmctrl", info="--version --help -h"))
+define("buildah", lambda: prog(args="p*", subs={
+    "images containers ls list inspect version info": prog(args="p*", raw=True),
+    "rm rmi prune": prog(args="p*", raw=True, effect="deletes containers or images",
+                         dangerous=True),
+    "push": prog(args="p*", raw=True, effect="publishes an image to a registry",
+                 dangerous=True),
+    "bud build from run commit copy add config mount unshare": prog(
+        args="p*", raw=True, effect="builds or runs containers (their code runs outside "
+        "the sandbox's rules)", dangerous=True)}, info="--version -v --help -h"))
+define("multipass virsh", lambda: prog(args="p*", subs={
+    "list ls info find version networks dominfo domstate nodeinfo": prog(args="p*",
+                                                                         raw=True),
+    "launch start stop restart shell exec mount transfer delete purge suspend recover set "
+    "shutdown destroy reboot reset console create define undefine edit attach-device "
+    "snapshot-create snapshot-revert": prog(args="p*", raw=True, dangerous=True,
+                                            effect=VM)},
+    info="--version -v -V --help -h", admin=True))
+define("systemd-nspawn", lambda: prog(args="p*", raw=True, dangerous=True,
+                                      effect="runs a container as root, outside the sandbox",
+                                      info="--version --help -h"))
 define("arecord parecord parec pw-record rec", lambda: prog(
     args="p*", raw=True, dangerous=True, effect="captures the microphone",
     info="--version --help -h"))

@@ -167,10 +167,10 @@ define("aria2c", lambda: prog(args="p*", raw=True, hook="aria2c",
 define("ssh-copy-id", lambda: prog(args="p*", raw=True, effect="installs your public key "
                                    "into another machine's account", dangerous=True))
 define("lwp-download", lambda: prog("-a -s", args="u w?", effect="downloads into a file"))
-PING = ("-46aAbBdDfhLnOqrRUvV -c: -i: -I: -l: -m: -M: -Q: -s: -S: -t: -T: -w: -W: -F: -N: "
-        "-e:")
+PING = ("-46aABdDhLnOqrRUvV -c: -i: -I: -m: -M: -Q: -s: -S: -t: -T: -w: -W: -F: -N: -e:")
 define("ping ping6", lambda: prog(PING, args="h+", hook="net_dynamic",
-                                  danger={"-p:": "sends a chosen payload"}))
+                                  danger={"-p:": "sends a chosen payload",
+                                          "-f -b -l:": "floods or broadcasts packets"}))
 define("arping fping", lambda: prog("-AbBcdDfhqUsv0 -c: -w: -i: -I: -s: -t: -T: -r: -p: "
                                     "--count: --interval: --timeout:", args="h*",
                                     hook="net_dynamic",
@@ -306,16 +306,34 @@ define("nmap", lambda: prog(args="p*", raw=True, hook="nmap",
 # capture (`-r FILE`) does not (hooks_net.capture)
 define("tcpdump tshark dumpcap ngrep tcpflow", lambda: prog(args="p*", raw=True, hook="tcpdump",
                                                    info="--version -v -V --help -h"))
-define("ettercap bettercap arpspoof dnsspoof dsniff mitmproxy mitmdump responder",
+define("ettercap bettercap arpspoof dnsspoof dsniff mitmproxy mitmdump responder "
+       "airodump-ng airmon-ng aireplay-ng wifite kismet sngrep tcpick sniffglue justniffer "
+       "p0f zeek bro suricata snort",
        lambda: prog(args="p*", raw=True, effect="captures or intercepts other hosts' traffic",
                     dangerous=True, info="--version -v -V --help -h"))
-define("rustscan naabu netdiscover unicornscan nbtscan", lambda: prog(
-    args="p*", raw=True, effect="scans other hosts on the network", dangerous=True,
+define("rustscan naabu netdiscover unicornscan nbtscan nping nikto gobuster ffuf dirb wfuzz "
+       "feroxbuster sqlmap nuclei wpscan amass subfinder dnsrecon fierce dnsenum whatweb "
+       "sslscan sslyze testssl testssl.sh enum4linux smbmap crackmapexec netexec nxc hydra "
+       "medusa ncrack patator", lambda: prog(
+           args="p*", raw=True, effect="scans or attacks other hosts on the network",
+           dangerous=True, info="--version -V --help -h"))
+define("tcpreplay tcpreplay-edit", lambda: prog(
+    args="p*", raw=True, effect="sends captured packets onto the network", dangerous=True,
     info="--version -V --help -h"))
+define("sshd dropbear", lambda: prog(
+    args="p*", raw=True, effect="listens for connections (a remote shell server)",
+    dangerous=True, info="-V --version --help -h"))
+define("hurl", lambda: prog(
+    args="p*", raw=True, effect="sends the HTTP requests a file lists (any method: "
+    "they may change something remote)", dangerous=True, info="--version -V --help -h"))
+define("GET HEAD POST PUT lwp-request", lambda: prog(args="p*", raw=True, hook="lwp",
+                                                    info="--version --help -h"))
 TUNNEL = "opens a tunnel: a port of this machine reachable from elsewhere, or the reverse"
 define("lt localtunnel frpc frps zrok inlets sshuttle pagekite pagekite.py loclx tmole "
-       "tunnelto rathole gost", lambda: prog(args="p*", raw=True, effect=TUNNEL,
-                                                dangerous=True, info="--version -v --help -h"))
+       "tunnelto rathole gost iodine iodined dns2tcpc dns2tcpd ptunnel ptunnel-ng stunnel "
+       "openvpn tor corkscrew htc hts pwnat sish telebit pktriot ligolo-ng",
+       lambda: prog(args="p*", raw=True, effect=TUNNEL, dangerous=True,
+                    info="--version -v --help -h"))
 define("cloudflared", lambda: prog(args="p*", subs={
     "tunnel access": prog(args="p*", raw=True, effect=TUNNEL, dangerous=True),
     "version": prog()}, info="--version -v -V --help -h"))

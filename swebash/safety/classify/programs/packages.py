@@ -249,9 +249,10 @@ define("deno", lambda: prog(
     subs={"eval": does("runs inline code", True),
           "info doc": reads("--json"), "lint": reads("--json --compact --rules"),
           "fmt": reads("--check --ext:", hook="formatter"),
-          "run serve task test bench repl compile install uninstall upgrade cache vendor "
+          "run task test bench repl compile install uninstall upgrade cache vendor "
           "add remove jupyter": does("runs code or changes packages",
                                      hook="deno_remote"),
+          "serve": does("listens for connections (runs a server)", True),
           "publish": does(PUBLISHES, True)}))
 define("cargo", lambda: prog(
     "-vq --verbose --quiet --color: --frozen --locked --offline -Z:",

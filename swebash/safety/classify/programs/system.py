@@ -180,9 +180,12 @@ define("reptyr xkill", lambda: prog(
 define("jmap criu", lambda: prog(
     args="p*", raw=True, effect="dumps or freezes a running process (its memory, its secrets)",
     dangerous=True, info="--version --help -h -V"))
-define("jstack jcmd jinfo jhsdb py-spy rbspy", lambda: prog(
-    args="p*", raw=True, effect="attaches to a running process to inspect it",
-    info="--version --help -h -V"))
+# attaching to a running process reads its memory: the processes.py rule (hooks_outside)
+define("jstack jcmd jinfo jhsdb rbspy dotnet-dump dotnet-trace dotnet-gcdump "
+       "dotnet-counters dotnet-stack", lambda: prog(args="p*", raw=True, hook="pid_tool",
+                                                    info="--version --help -h -V"))
+define("cgclassify", lambda: prog(args="p*", raw=True, hook="cgclassify",
+                                  info="--version --help -h"))
 define("perf", lambda: prog(args="p*", raw=True, hook="perf"))
 define("valgrind", lambda: prog(
     "-q -v --quiet --verbose --tool: --leak-check: --show-leak-kinds: --track-origins: "
