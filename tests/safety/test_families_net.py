@@ -436,6 +436,7 @@ ASK_ONLY = [
     "sleep 60 & cpulimit -p $! -l 5",
     "sleep 60 & jstack $!",
     "deno run main.ts",
+    "ffmpeg -i in.wav -f alsa default",
 ]
 
 

@@ -29,10 +29,11 @@ CAPTURE_FORMATS = {
 
 
 def ffmpeg(f: Findings, p: Parsed, depth: int) -> None:
-    """A device input format captures what it names, whatever the output."""
+    """A device input format (``-f DEVICE`` before an ``-i``) captures what it names; the
+    same format before an output only plays to it."""
     words = p.argv[1:]
     for k, word in enumerate(words[:-1]):
-        if word == "-f":
+        if word == "-f" and "-i" in words[k + 2:]:
             device = CAPTURE_FORMATS.get(words[k + 1].lower())
             if device:
                 f.ask(f"ffmpeg: captures {device} (-f {words[k + 1][:12]})", True)
