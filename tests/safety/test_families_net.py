@@ -246,6 +246,9 @@ DANGEROUS: dict[str, tuple[list[str], str]] = {
         "rbspy record --pid 1234",
         "dotnet-dump collect -p 1234",
         "cgclassify -g cpu:/x 1234",
+        "lldb -n firefox",
+        "lldb --attach-pid 1234",
+        "strace -e trace=open -p 1234",
     ], "process"),
     "handoff": ([
         "xdg-open https://example.com",
@@ -435,6 +438,9 @@ ASK_ONLY = [
     "cpulimit -l 50 -- make",
     "sleep 60 & cpulimit -p $! -l 5",
     "sleep 60 & jstack $!",
+    "sleep 60 & ionice -c3 -p $!",
+    "sleep 60 & p=$!; strace -p \"$p\"",
+    "lldb ./a.out",
     "deno run main.ts",
     "ffmpeg -i in.wav -f alsa default",
 ]

@@ -287,6 +287,8 @@ DEBUG_RUNS = re.compile(r"(^\s*(shell|!|python|pi|call|print\s+.*\(|dump|restore
 def debugger(f: Findings, p: Parsed, depth: int) -> None:
     words = words_of(p)
     targets = processes.attaches(words, debugger=True)
+    if p.name == "lldb" and any(w == "-n" or w.startswith("--attach-name") for w in words):
+        targets = ["by name"]  # a process found by name: never one this command started
     if targets is not None:
         processes.act_on(f, p.name, "attaches to (reads the memory of)", targets)
     commands = [words[k + 1] for k, w in enumerate(words[:-1])
