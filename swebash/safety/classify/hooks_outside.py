@@ -18,6 +18,42 @@ from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
 
 HANDOFF = "opens it in another program, outside the sandbox"
+
+
+def clipboard(f: Findings, p: Parsed, depth: int) -> None:
+    """The clipboard is outside the tree in both directions: it holds what you copied last
+    (often a password), and what is put there is what you paste next (into a terminal)."""
+    words = p.argv[1:]
+    if any(w in ("-o", "--output", "-out") or re.fullmatch(r"-[a-z]*o[a-z]*", w)
+           for w in words if p.name in ("xclip", "xsel")):
+        f.ask(f"{p.name}: captures the clipboard (it may hold a password)", True)
+        return
+    f.ask(f"{p.name}: sets the clipboard (what you paste next)", True)
+
+
+RUNNABLE = re.compile(r"\.(desktop|command|sh|app|exe|bat|tool|jar|py|pl|rb|js)$", re.I)
+GIO_READ = frozenset({"info", "list", "tree", "version", "help", "--version", "--help"})
+
+
+def opener(f: Findings, p: Parsed, depth: int) -> None:
+    """Whatever the desktop opens a file or URL with runs outside the sandbox, with the
+    user's rights (a browser, an editor, the handler of a file type)."""
+    words = p.argv[1:]
+    if p.name == "gio" and words[:1] != ["open"]:
+        if words[:1] and words[0] in GIO_READ:
+            return
+        f.ask(f"gio {words[0][:12] if words else ''}: changes files or settings".strip())
+        return
+    if p.name == "xdg-mime":
+        if words[:1] != ["query"]:
+            f.ask("xdg-mime: changes which program opens a type of file", True)
+        return
+    if any(RUNNABLE.search(w) or w in ("-a", "--args") for w in words):
+        f.ask(f"{p.name}: runs a program or script", True)
+        return
+    f.ask(f"{p.name}: {HANDOFF}", True)
+
+
 # ffmpeg input formats that read a device: the screen, a camera, a microphone
 CAPTURE_FORMATS = {
     "x11grab": "the screen", "kmsgrab": "the screen", "fbdev": "the screen",
@@ -199,5 +235,5 @@ HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
     "ffmpeg_capture": ffmpeg, "npm_pkg_set": npm_pkg_set, "mesg": mesg, "pydoc": pydoc,
     "xattr": xattr, "gstreamer": gstreamer, "sox": sox, "pw_cat": pw_cat,
     "cpulimit": cpulimit, "pid_tool": pid_tool, "cgclassify": cgclassify,
-    "wmctrl": wmctrl,
+    "wmctrl": wmctrl, "clipboard": clipboard, "opener": opener,
 }

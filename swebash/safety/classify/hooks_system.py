@@ -59,57 +59,6 @@ def at(f: Findings, p: Parsed, depth: int) -> None:
     f.ask(f"{p.name}: schedules a command to run later", True)
 
 
-RENICE_GROUPS = frozenset({"-g", "--pgrp", "-u", "--user"})
-
-
-def renice(f: Findings, p: Parsed, depth: int) -> None:
-    """``renice [-n] PRIO [-p] PID… [-g PGRP…] [-u USER…]``: the processes.py rule."""
-    words = words_of(p)
-    if words[:1] in (["-V"], ["--version"], ["-h"], ["--help"]):
-        return
-    if any(re.fullmatch(r"-\d+", w) for w in words[:2]):
-        f.ask("renice: raises a process's priority (privilege)", True)
-    k = 2 if words[:1] in (["-n"], ["--priority"], ["--relative"]) else 1
-    targets: list[str] = []
-    for word in words[k:]:
-        if word in RENICE_GROUPS:
-            processes.act_on_group(f, "renice", "changes the priority of", word)
-            return
-        if word not in ("-p", "--pid"):
-            targets.append(word)
-    processes.act_on(f, "renice", "changes the priority of", targets)
-
-
-PRLIMIT_FLAGS = frozenset({"--noheadings", "--raw", "--verbose", "--help", "--version",
-                           "-h", "-V"})
-PRLIMIT_RESOURCE = re.compile(r"^(-[cdefilmnqrstuvxy](=\S*)?|--(as|core|cpu|data|fsize|locks|"
-                              r"memlock|msgqueue|nice|nofile|nproc|rss|rtprio|rttime|"
-                              r"sigpending|stack)(=\S*)?)$")
-
-
-def prlimit(f: Findings, p: Parsed, depth: int) -> None:
-    """``prlimit [--pid PID] [--RESOURCE[=LIMITS]…] [COMMAND…]``: without a PID or a command
-    it shows its own limits; a PID is the processes.py rule; a command is judged."""
-    words = words_of(p)
-    k = 0
-    while k < len(words) and words[k].startswith("-"):
-        word = words[k]
-        head, equals, value = word.partition("=")
-        if head in ("-p", "--pid"):
-            pid = value if equals else (words[k + 1] if k + 1 < len(words) else "")
-            processes.act_on(f, "prlimit", "changes the limits of", [pid] if pid else [])
-            return
-        if head in ("-o", "--output"):
-            k += 1 if equals else 2
-            continue
-        if word not in PRLIMIT_FLAGS and not PRLIMIT_RESOURCE.match(word):
-            f.ask(f"prlimit: unknown option {head[:20]}")
-            return
-        k += 1
-    if k < len(words):
-        f.judge(f, words[k:], list(p.dynamic[k + 1:]), depth)
-
-
 def ps(f: Findings, p: Parsed, depth: int) -> None:
     """BSD-style letters without a dash: ``e`` shows every process's environment."""
     for word in words_of(p):
@@ -418,17 +367,6 @@ def typist(f: Findings, p: Parsed, depth: int) -> None:
     f.ask(f"{p.name}: types into or controls other windows", True)
 
 
-def clipboard(f: Findings, p: Parsed, depth: int) -> None:
-    """The clipboard is outside the tree in both directions: it holds what you copied last
-    (often a password), and what is put there is what you paste next (into a terminal)."""
-    words = words_of(p)
-    if any(w in ("-o", "--output", "-out") or re.fullmatch(r"-[a-z]*o[a-z]*", w)
-           for w in words if p.name in ("xclip", "xsel")):
-        f.ask(f"{p.name}: captures the clipboard (it may hold a password)", True)
-        return
-    f.ask(f"{p.name}: sets the clipboard (what you paste next)", True)
-
-
 def settings(f: Findings, p: Parsed, depth: int) -> None:
     verb = next((w for w in words_of(p) if not w.startswith("-")), "")
     if verb in ("get", "list-keys", "list-schemas", "list-recursively", "list-children",
@@ -438,39 +376,12 @@ def settings(f: Findings, p: Parsed, depth: int) -> None:
     f.ask(f"{p.name}: changes desktop settings")
 
 
-HANDOFF = "opens it in another program, outside the sandbox"
-RUNNABLE = re.compile(r"\.(desktop|command|sh|app|exe|bat|tool|jar|py|pl|rb|js)$", re.I)
-
-
-GIO_READ = frozenset({"info", "list", "tree", "version", "help", "--version", "--help"})
-
-
-def opener(f: Findings, p: Parsed, depth: int) -> None:
-    """Whatever the desktop opens a file or URL with runs outside the sandbox, with the
-    user's rights (a browser, an editor, the handler of a file type)."""
-    words = words_of(p)
-    if p.name == "gio" and words[:1] != ["open"]:
-        if words[:1] and words[0] in GIO_READ:
-            return
-        f.ask(f"gio {words[0][:12] if words else ''}: changes files or settings".strip())
-        return
-    if p.name == "xdg-mime":
-        if words[:1] != ["query"]:
-            f.ask("xdg-mime: changes which program opens a type of file", True)
-        return
-    if any(RUNNABLE.search(w) or w in ("-a", "--args") for w in words):
-        f.ask(f"{p.name}: runs a program or script", True)
-        return
-    f.ask(f"{p.name}: {HANDOFF}", True)
-
-
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
     "systemctl_path": systemctl_path, "service": service, "crontab": crontab, "at": at,
-    "renice": renice, "prlimit": prlimit, "ps": ps, "sysctl": sysctl, "iptables": iptables,
-    "nft": nft,
+    "ps": ps, "sysctl": sysctl, "iptables": iptables, "nft": nft,
     "ufw": ufw, "firewall_cmd": firewall_cmd, "disk": disk, "zfs": zfs, "btrfs": btrfs,
     "passwd": passwd, "modprobe": modprobe, "alternatives": alternatives,
     "ldconfig": ldconfig, "boot": boot, "tracer": tracer, "debugger": debugger,
     "perf": perf, "ldd": ldd, "tmux": tmux, "screen": screen, "typist": typist,
-    "clipboard": clipboard, "settings": settings, "opener": opener,
+    "settings": settings,
 }

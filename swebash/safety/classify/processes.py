@@ -175,4 +175,57 @@ def attaches(words: list[str], debugger: bool = False) -> list[str] | None:
     return found
 
 
-HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {"kill": kill}
+RENICE_GROUPS = frozenset({"-g", "--pgrp", "-u", "--user"})
+
+
+def renice(f: Findings, p: Parsed, depth: int) -> None:
+    """``renice [-n] PRIO [-p] PID… [-g PGRP…] [-u USER…]``: the py rule."""
+    words = p.argv[1:]
+    if words[:1] in (["-V"], ["--version"], ["-h"], ["--help"]):
+        return
+    if any(re.fullmatch(r"-\d+", w) for w in words[:2]):
+        f.ask("renice: raises a process's priority (privilege)", True)
+    k = 2 if words[:1] in (["-n"], ["--priority"], ["--relative"]) else 1
+    targets: list[str] = []
+    for word in words[k:]:
+        if word in RENICE_GROUPS:
+            act_on_group(f, "renice", "changes the priority of", word)
+            return
+        if word not in ("-p", "--pid"):
+            targets.append(word)
+    act_on(f, "renice", "changes the priority of", targets)
+
+
+PRLIMIT_FLAGS = frozenset({"--noheadings", "--raw", "--verbose", "--help", "--version",
+                           "-h", "-V"})
+PRLIMIT_RESOURCE = re.compile(r"^(-[cdefilmnqrstuvxy](=\S*)?|--(as|core|cpu|data|fsize|locks|"
+                              r"memlock|msgqueue|nice|nofile|nproc|rss|rtprio|rttime|"
+                              r"sigpending|stack)(=\S*)?)$")
+
+
+def prlimit(f: Findings, p: Parsed, depth: int) -> None:
+    """``prlimit [--pid PID] [--RESOURCE[=LIMITS]…] [COMMAND…]``: without a PID or a command
+    it shows its own limits; a PID is the py rule; a command is judged."""
+    words = p.argv[1:]
+    k = 0
+    while k < len(words) and words[k].startswith("-"):
+        word = words[k]
+        head, equals, value = word.partition("=")
+        if head in ("-p", "--pid"):
+            pid = value if equals else (words[k + 1] if k + 1 < len(words) else "")
+            act_on(f, "prlimit", "changes the limits of", [pid] if pid else [])
+            return
+        if head in ("-o", "--output"):
+            k += 1 if equals else 2
+            continue
+        if word not in PRLIMIT_FLAGS and not PRLIMIT_RESOURCE.match(word):
+            f.ask(f"prlimit: unknown option {head[:20]}")
+            return
+        k += 1
+    if k < len(words):
+        f.judge(f, words[k:], list(p.dynamic[k + 1:]), depth)
+
+
+HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
+    "kill": kill, "renice": renice, "prlimit": prlimit,
+}
