@@ -250,7 +250,8 @@ def gh_api(f: Findings, p: Parsed, depth: int) -> None:
                 word.startswith(("-f", "-F")):
             writes = writes or "POST"
     if writes:
-        host = (p.values("--hostname") or ["github.com"])[-1]
+        named = [b for a, b in itertools.pairwise(words) if a == "--hostname"]
+        host = (p.values("--hostname") + named or ["github.com"])[-1]
         f.ask(f"gh api: changes something on {host[:40]} ({writes})", True)
 
 

@@ -264,7 +264,7 @@ def git() -> Spec:
                                   "add merge pull split": write("changes the repository "
                                                                 "or the working tree")}),
             "lfs": prog(subs={
-                "ls-files status env version logs locks": prog(args="p*", raw=True),
+                "ls-files status env version locks": prog(args="p*", raw=True),
                 "push": write("publishes large files to a remote", True),
                 "migrate": write("rewrites, prunes or deletes history or files", True),
                 "track untrack install uninstall pull fetch checkout lock unlock prune "
