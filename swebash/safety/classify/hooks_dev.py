@@ -63,6 +63,10 @@ def python(f: Findings, p: Parsed, depth: int) -> None:
         return
     if p.has("-i"):
         f.ask("python: starts an interactive session")
+    operands = [a.text for a in p.operands]
+    if operands[:1] and operands[0].endswith("setup.py") and \
+            set(operands[1:]) & {"upload", "register", "upload_docs"}:
+        f.ask("python setup.py upload: publishes a package to an index", True)
     script(f, p, depth)
 
 

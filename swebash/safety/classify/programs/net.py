@@ -334,7 +334,7 @@ define("lt localtunnel frpc frps zrok inlets sshuttle pagekite pagekite.py loclx
        "openvpn tor corkscrew htc hts pwnat sish telebit pktriot ligolo-ng",
        lambda: prog(args="p*", raw=True, effect=TUNNEL, dangerous=True,
                     info="--version -v --help -h"))
-define("cloudflared", lambda: prog(args="p*", subs={
+define("cloudflared", lambda: prog(danger={"--url: --hello-world": TUNNEL}, args="p*", subs={
     "tunnel access": prog(args="p*", raw=True, effect=TUNNEL, dangerous=True),
     "version": prog()}, info="--version -v -V --help -h"))
 define("ngrok", lambda: prog(args="p*", subs={
