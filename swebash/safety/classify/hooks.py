@@ -21,6 +21,8 @@ from swebash.safety.classify import (
     hooks_launch,
     hooks_misc,
     hooks_net,
+    hooks_outside,
+    hooks_sockets,
     hooks_system,
     hooks_text,
     processes,
@@ -45,7 +47,7 @@ HOOKS: dict[str, Hook] = {
     **hooks_net.HOOKS, **hooks_dev.HOOKS, **hooks_cloud.HOOKS,
     **hooks_system.HOOKS, **hooks_misc.HOOKS,
     **hooks_db.HOOKS, **hooks_launch.HOOKS, **processes.HOOKS,
-    **hooks_admin.HOOKS,
+    **hooks_admin.HOOKS, **hooks_outside.HOOKS, **hooks_sockets.HOOKS,
     **{name: legacy(rule) for name, rule in builtins.BUILTIN_RULES.items()},
 }
 PREPS: dict[str, Prep] = {"tar": hooks_text.tar_prep}

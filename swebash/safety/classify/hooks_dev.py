@@ -21,12 +21,14 @@ PY_READS = frozenset({"json.tool", "platform", "sysconfig", "this", "calendar", 
                       "site", "base64", "mimetypes", "locale", "encodings", "sre_constants",
                       "filecmp", "sndhdr", "imghdr", "keyword", "token", "zipfile",
                       "tarfile", "inspect", "pip"})
-PY_DANGER = {"http.server": "serves files over the network",
-             "SimpleHTTPServer": "serves files over the network",
+PY_DANGER = {"http.server": "listens for connections (serves files to the network)",
+             "SimpleHTTPServer": "listens for connections (serves files to the network)",
              "smtpd": "runs a mail server", "xmlrpc.server": "runs a server",
              "timeit": "runs the code it is given", "code": "runs code from its input",
              "asyncio": "runs code from its input", "pty": "spawns a shell",
-             "ftplib": "talks to a server", "smtplib": "sends mail"}
+             "ftplib": "talks to a server", "smtplib": "sends mail",
+             "webbrowser": "opens it in another program, outside the sandbox",
+             "antigravity": "opens it in another program, outside the sandbox"}
 PY_PROGRAMS = frozenset({"pip", "mypy", "black", "ruff", "isort", "flake8", "pylint",
                          "pytest", "pycodestyle", "pydocstyle", "yapf", "autopep8",
                          "pyflakes", "bandit", "vulture", "venv", "virtualenv", "pipx",
@@ -61,6 +63,10 @@ def python(f: Findings, p: Parsed, depth: int) -> None:
         return
     if p.has("-i"):
         f.ask("python: starts an interactive session")
+    operands = [a.text for a in p.operands]
+    if operands[:1] and operands[0].endswith("setup.py") and \
+            set(operands[1:]) & {"upload", "register", "upload_docs"}:
+        f.ask("python setup.py upload: publishes a package to an index", True)
     script(f, p, depth)
 
 
@@ -268,6 +274,13 @@ BUILD_GLOBAL = {"mise": ("install", "i", "use", "u", "global", "plugins", "plugi
                          "update", "reshim", "set")}
 
 
+# build tasks that send what was built to an index or a server: `mvn deploy`, `gradle
+# publish`, `hatch publish`, `sbt publishSigned`, `lerna publish`, `:app:uploadArchives`
+PUBLISH_TASK = re.compile(r"^(\S*:)?(publish\w*|upload\w*|deploy|release:perform|"
+                          r"nexus-staging:\w+|hex\.publish)$")
+LOCAL_TASK = re.compile(r"(?i)(MavenLocal|publishLocal|publishM2)$")
+
+
 def build(f: Findings, p: Parsed, depth: int) -> None:
     words = p.argv[1:]
     name = p.name.lstrip("./")
@@ -278,6 +291,9 @@ def build(f: Findings, p: Parsed, depth: int) -> None:
            for w in words):
         f.ask(f"{name}: runs a program or script it is given", True)
     verb = next((w for w in words if not w.startswith("-")), "")
+    published = [w for w in words if PUBLISH_TASK.match(w) and not LOCAL_TASK.search(w)]
+    if published:
+        f.ask(f"{name}: publishes a package ({published[0][:24]})", True)
     if verb in BUILD_GLOBAL.get(name, ()) and not (verb in ("use", "u") and not (
             {"-g", "--global"} & set(words))):
         f.ask(f"{name} {verb}: installs or switches toolchains for your whole account",

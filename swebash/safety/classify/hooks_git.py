@@ -32,6 +32,9 @@ CODE_KEYS = re.compile(
     r"proxy|url|pushurl)|http\..*proxy.*|url\..*|protocol\..*|pager\..*|interactive\..*|"
     r"web\.browser|browser\..*|man\..*|instaweb\..*|sendemail\..*|submodule\..*\.update|"
     r"core\.sshcommand)$")
+# where a remote's commits go or come from: a new address redirects the next push or fetch
+REMOTE_KEYS = re.compile(r"(?i)^(remote\..*\.(url|pushurl)|url\..*\.(insteadof|"
+                         r"pushinsteadof))$")
 NAMED_LISTS = ("-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged",
                "--points-at", "--sort", "--format", "-a", "--all", "-r", "--remotes",
                "--show-current", "-n", "-v", "-vv", "--verbose", "--column", "--omit-empty")
@@ -106,7 +109,7 @@ def reflog(f: Findings, p: Parsed, depth: int) -> None:
 
 def symref(f: Findings, p: Parsed, depth: int) -> None:
     if len(p.operands) > 1:
-        f.ask("git symbolic-ref: changes a ref")
+        f.ask("git symbolic-ref: changes what history shows (points a ref elsewhere)", True)
 
 
 def listing(f: Findings, p: Parsed, what: str) -> None:
@@ -141,7 +144,10 @@ def config(f: Findings, p: Parsed, depth: int) -> None:
     elif p.has(*CONFIG_READS) or len(words) <= 1:
         return
     key = words[0] if words else ""
-    if CODE_KEYS.match(key):
+    if REMOTE_KEYS.match(key):
+        f.ask("git config: points a remote at another address (where commits are sent)",
+              True)
+    elif CODE_KEYS.match(key):
         f.ask("git config: sets a key that runs a program", True)
     else:
         f.ask("git config: changes the configuration")
@@ -199,6 +205,8 @@ def write(f: Findings, p: Parsed, depth: int) -> None:
         b for a, b in itertools.pairwise(rest) if a == "--directory"]
     if verb in ("apply", "am") and any(d.startswith(("/", "~", "..")) for d in directories):
         f.ask(f"git {verb}: applies the patch under a directory outside the tree", True)
+    if p.verbs[-2:] == ["repo", "create"] and "--push" in flags:
+        f.ask("gh repo create --push: publishes commits to a new remote", True)
     if verb == "reset" and "--hard" in flags:
         f.ask("git reset --hard: discards uncommitted work", True)
     elif verb == "push":
@@ -229,17 +237,22 @@ def write(f: Findings, p: Parsed, depth: int) -> None:
 def gh_api(f: Findings, p: Parsed, depth: int) -> None:
     """``gh api PATH`` is a GET; fields, an input body or another method send or change."""
     words = p.argv[p.argv.index("api") + 1:] if "api" in p.argv else []
+    writes = ""
     for k, word in enumerate(words):
         head = word.split("=", 1)[0]
         if head in ("-X", "--method") or word.startswith("-X"):
             method = (word[2:] if word.startswith("-X") and len(word) > 2 else
                       word.split("=", 1)[1] if "=" in word else
                       words[k + 1] if k + 1 < len(words) else "")
-            if method.upper() not in ("GET", "HEAD"):
-                f.ask(f"gh api: makes a {method[:8]} request", method.upper() == "DELETE")
+            if method.upper() not in ("GET", "HEAD", "OPTIONS"):
+                writes = writes or method.upper()[:10]
         elif head in ("-f", "-F", "--field", "--raw-field", "--input") or \
                 word.startswith(("-f", "-F")):
-            f.ask("gh api: sends fields or a body (a write request)")
+            writes = writes or "POST"
+    if writes:
+        named = [b for a, b in itertools.pairwise(words) if a == "--hostname"]
+        host = (p.values("--hostname") + named or ["github.com"])[-1]
+        f.ask(f"gh api: changes something on {host[:40]} ({writes})", True)
 
 
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {

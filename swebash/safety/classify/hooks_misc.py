@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from swebash.safety.classify import roles
+from swebash.safety.classify import processes, roles
 from swebash.safety.classify.checks import code_from, read_path
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
@@ -150,6 +150,24 @@ def rclone(f: Findings, p: Parsed, depth: int) -> None:
 GLAB_READ = re.compile(r"^(list|ls|view|diff|status|checks|show|get|trace|lint)$")
 
 
+def glab_api(f: Findings, words: list[str]) -> None:
+    """``glab api PATH`` is a GET; another method, fields or a body change GitLab."""
+    method = ""
+    for k, word in enumerate(words):
+        head, equals, value = word.partition("=")
+        if head in ("-X", "--method"):
+            value = value if equals else (words[k + 1] if k + 1 < len(words) else "")
+            if value.upper() not in ("GET", "HEAD", "OPTIONS"):
+                method = method or value.upper()[:10]
+        elif head in ("-f", "-F", "--field", "--raw-field", "--input"):
+            method = method or "POST"
+        elif word.startswith("-") and head not in ("--paginate", "-i", "--include",
+                                                   "--silent", "-H", "--header"):
+            f.ask(f"glab api: an option not known to be read-only ({head[:16]})")
+    if method:
+        f.ask(f"glab api: changes something on GitLab ({method})", True)
+
+
 def glab(f: Findings, p: Parsed, depth: int) -> None:
     words = [w for w in p.argv[1:] if not w.startswith("-")]
     if words[:2] == ["auth", "status"] and "--show-token" not in p.argv and \
@@ -162,6 +180,9 @@ def glab(f: Findings, p: Parsed, depth: int) -> None:
             "-w" not in p.argv:
         return
     if words[:1] == ["version"]:
+        return
+    if words[:1] == ["api"]:
+        glab_api(f, p.argv[p.argv.index("api") + 1:])
         return
     f.ask(f"glab {' '.join(words[:2])[:24]}: changes GitLab or local settings",
           any(w in ("delete", "token") for w in words[:3]))
@@ -185,11 +206,16 @@ def scheduler(f: Findings, p: Parsed, depth: int) -> None:
     words = p.argv[1:]
     k = 0
     while k < len(words) and words[k].startswith("-"):
-        if words[k] in ("-p", "--pid"):
-            f.ask(f"{p.name}: changes a running process's scheduling")
+        if p.name == "chrt" and (words[k] == "--pid" or
+                                 re.fullmatch(r"-[a-z]*p[a-z]*", words[k])):
+            operands = [w for w in words[k + 1:] if not w.startswith("-")]
+            if p.name == "chrt" and len(operands) == 1:
+                f.ask("chrt: shows a running process's scheduling")
+            else:
+                processes.act_on(f, p.name, "changes the scheduling of", operands[-1:])
             return
         k += 2 if words[k] in ("-g", "--sticky", "-C", "--cpunodebind", "-N", "-m",
-                               "--membind", "-i", "--interleave", "-P", "--preferred",
+                               "--membind", "-i", "--interleave", "-p", "-P", "--preferred",
                                "-T", "-R", "-D", "--physcpubind") else 1
     if p.name == "chrt" and k < len(words) and words[k].isdigit():
         k += 1

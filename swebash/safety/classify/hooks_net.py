@@ -15,6 +15,7 @@ from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
 
 UPLOAD_FILE = re.compile(r"(^|=)[@<]")
+UPLOAD, BODY = "uploads data", "sends a request body"  # the grammar's reasons (net.py)
 
 
 def sends_runtime_values(f: Findings, p: Parsed) -> None:
@@ -86,13 +87,39 @@ def check_route(f: Findings, name: str, option: str, value: str) -> None:
             f.ask(f"{name}: {option} {reason}", True)
 
 
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+CURL_BODY = frozenset({"-d", "--data", "--data-ascii", "--data-binary", "--data-raw",
+                       "--data-urlencode", "-F", "--form", "--form-string", "--json"})
+
+
+def changes_remote(f: Findings, name: str, targets: list[str], method: str) -> None:
+    """A request that is not a read (another method, or a body): it changes something on
+    the host it reaches, which no undo here reaches."""
+    place = next((hosts.host_of(t.split("://", 1)[-1]) for t in targets if t), "") or "a host"
+    f.ask(f"{name}: changes something on {place[:40]} ({method[:10]})", True)
+
+
+def curl_method(p: Parsed) -> str | None:
+    """The method of a curl request that is not a read (None: it only reads)."""
+    method = (p.values("-X", "--request") or [""])[-1].upper()
+    if method and method not in READ_METHODS:
+        return method
+    if p.has("-T", "--upload-file"):
+        return method or "PUT"
+    body = any(u.opt.name in CURL_BODY for u in p.options)
+    if body and not p.has("-G", "--get"):
+        return method or "POST"
+    return None
+
+
 def curl(f: Findings, p: Parsed, depth: int) -> None:
     sends_runtime_values(f, p)
+    method = curl_method(p)
+    if method:
+        changes_remote(f, "curl", [a.text for a in p.operands] + p.values("--url"), method)
     for used in p.options:
         name, value = used.opt.name, used.value or ""
-        if name in ("-X", "--request") and value.upper() not in ("GET", "HEAD", ""):
-            f.ask(f"curl: makes a {value[:10]} request", value.upper() == "DELETE")
-        elif name in ("-w", "--write-out") and ("%output" in value or value.startswith("@")):
+        if name in ("-w", "--write-out") and ("%output" in value or value.startswith("@")):
             f.ask("curl: --write-out writes or reads a file", True)
         elif name in ("-H", "--header", "--proxy-header") and value.startswith("@"):
             f.ask("curl: reads a header file into the request", True)
@@ -103,16 +130,48 @@ def curl(f: Findings, p: Parsed, depth: int) -> None:
             read_path(f, value)
         elif name in ("--resolve", "--connect-to", "--dns-servers"):
             check_route(f, "curl", name, value)
-        elif used.opt.effect is not None and used.opt.effect.reason == "uploads data":
+        elif used.opt.effect is not None and used.opt.effect.reason in (UPLOAD, BODY):
             source = value.split("=", 1)[-1] if UPLOAD_FILE.search(value) else ""
+            if name == "--data-urlencode" and "@" in value.split("=", 1)[0]:
+                source = value.split("@", 1)[1]  # `name@file`: the file's content
+                value = "@" + source
             if name in ("-T", "--upload-file") or UPLOAD_FILE.search(value):
                 path = value if name in ("-T", "--upload-file") else source.lstrip("@<")
+                if not method:  # `-G`: a file's content sent in the query is still sent
+                    f.ask("curl: sends a local file's content (in the query)", True)
                 if path and path != "-":
                     read_path(f, path)
 
 
+LWP_FLAGS = frozenset({"-s", "-S", "-e", "-d", "-x", "-u", "-U"})
+
+
+def lwp(f: Findings, p: Parsed, depth: int) -> None:
+    """libwww-perl's ``GET``/``HEAD``/``POST``/``PUT`` and ``lwp-request -m METHOD``: the
+    method is the program's name or ``-m``; only plain URLs and display flags read."""
+    sends_runtime_values(f, p)
+    words = p.argv[1:]
+    method = p.name.upper() if p.name != "lwp-request" else "GET"
+    if "-m" in words[:-1]:
+        method = words[words.index("-m") + 1].upper()
+    if method not in READ_METHODS or "-c" in words:
+        changes_remote(f, p.name, [w for w in words if "://" in w], method)
+    urls = [w for k, w in enumerate(words) if not w.startswith("-") and
+            (k == 0 or words[k - 1] != "-m")]
+    others = [w for w in words if w.startswith("-") and w not in LWP_FLAGS and w != "-m"]
+    if others:
+        f.ask(f"{p.name}: an option not known to be read-only ({others[0][:12]})",
+              others[0] in ("-C", "-p", "-P", "-H", "-c"))
+    for url in urls:
+        roles.url(f, p.name, url, False)
+
+
 def wget(f: Findings, p: Parsed, depth: int) -> None:
     sends_runtime_values(f, p)
+    method = (p.values("--method") or [""])[-1].upper()
+    body = p.has("--post-data", "--post-file", "--body-data", "--body-file")
+    if (method and method not in READ_METHODS) or body:
+        changes_remote(f, p.name, [a.text for a in p.operands], method or "POST")
     for used in p.options:
         if used.opt.name == "--header" and used.value is not None:
             check_header(f, p.name, used.value)
@@ -149,10 +208,13 @@ def httpie(f: Findings, p: Parsed, depth: int) -> None:
     for value in p.values("--resolve"):
         check_route(f, p.name, "--resolve", value)
     words = [a.text for a in p.operands]
+    method = ""
     if words and words[0].upper() in HTTPIE_METHODS and not words[0].startswith(":"):
         method = words.pop(0).upper()
-        if method not in ("GET", "HEAD", "OPTIONS"):
-            f.ask(f"{p.name}: makes a {method} request", method == "DELETE")
+    body = p.has("--raw") or any(httpie_item(w)[1] in ("=", ":=", "@", "=@", ":=@")
+                                 for w in words[1:])
+    if ((method and method not in READ_METHODS) or body) and not p.has("--offline"):
+        changes_remote(f, p.name, words[:1], method or "POST")
     if words:
         target = words.pop(0)
         if target.startswith(":"):  # `:3000/path` is localhost
@@ -184,6 +246,8 @@ LOCAL_COMMAND = re.compile(r"(?i)(proxycommand|localcommand|permitlocalcommand|"
                            r"knownhostscommand|remotecommand|proxyusefdpass|match\s+exec|"
                            r"forwardagent|controlpath|include|securitykeyprovider|"
                            r"pkcs11provider|identityagent|sendenv|setenv)")
+FORWARD_OPTION = re.compile(r"(?i)^\s*(remoteforward|localforward|dynamicforward|tunnel|"
+                            r"gatewayports|permitremoteopen|stdinnull\S*forward)\b")
 TUNNELS = ("-R", "-L", "-D", "-w", "-W", "-A", "-X", "-Y")
 
 
@@ -196,6 +260,11 @@ def ssh(f: Findings, p: Parsed, depth: int) -> None:
         return
     f.ask("ssh: connects to another machine", p.has(*TUNNELS))
     options = p.values("-o")
+    forwards = [o for o in ("-R", "-L", "-D", "-w") if p.has(o)] + [
+        o.split("=")[0].split()[0] for o in options if FORWARD_OPTION.match(o)]
+    if forwards:
+        f.ask(f"ssh: opens a tunnel ({forwards[0][:16]}): a port reachable from elsewhere, "
+              "or the reverse", True)
     if any(LOCAL_COMMAND.search(o) for o in options) or p.has("-F", "-S", "-I"):
         f.ask("ssh: an option runs a local program or forwards your keys", True)
     sends_runtime_values(f, p)
@@ -253,25 +322,6 @@ def rsync(f: Findings, p: Parsed, depth: int) -> None:
             roles.check(f, "rsync", "t", source.text, source.dynamic, depth)
 
 
-NETCAT_EXEC = re.compile(r"^-[a-zA-Z]*[ec]$|^--(exec|sh-exec|lua-exec|system)|"
-                         r"^(exec|system|open|create|gopen):|,\s*(exec|system)", re.I)
-
-
-def netcat(f: Findings, p: Parsed, depth: int) -> None:
-    words = [a.text for a in p.operands]
-    if any(NETCAT_EXEC.search(w) or re.search(r"(?i)\b(exec|system):", w) for w in words):
-        f.ask(f"{p.name}: runs a program connected to the network", True)
-    sends_runtime_values(f, p)
-    if p.name in ("nc", "ncat", "netcat") and any(re.fullmatch(r"-[a-zA-Z]*z[a-zA-Z]*", w)
-                                                  for w in words):
-        f.ask(f"{p.name}: probes ports on another machine")
-        return
-    if any(re.fullmatch(r"-[a-zA-Z]*l[a-zA-Z]*", w) or w == "--listen" for w in words):
-        f.ask(f"{p.name}: listens for connections", True)
-        return
-    f.ask(f"{p.name}: connects to another machine and sends its input", True)
-
-
 def aria2c(f: Findings, p: Parsed, depth: int) -> None:
     if any(w.startswith(("--on-", "--conf-path", "-i", "--input-file")) for w in p.argv[1:]):
         f.ask("aria2c: an option runs a program or reads a file of commands", True)
@@ -296,97 +346,8 @@ def getent(f: Findings, p: Parsed, depth: int) -> None:
         f.ask("getent: reads password hashes", True)
 
 
-def nmap(f: Findings, p: Parsed, depth: int) -> None:
-    sends_runtime_values(f, p)
-    for k, word in enumerate(p.argv[1:], 1):
-        if word.startswith(("--script", "-sC", "-A", "--datadir", "--servicedb",
-                            "--versiondb", "--resume", "--interactive")):
-            f.ask("nmap: runs scripts", True)
-        elif word.startswith(("-o", "--append-output", "--stylesheet")):
-            target = word[3:] if len(word) > 3 else (p.argv[k + 1] if k + 1 < len(p.argv)
-                                                     else "")
-            roles.check(f, "nmap", "w", target.removeprefix("="), False, depth)
-        elif word.startswith(("-iL", "--excludefile")):
-            target = word[3:] if len(word) > 3 else (p.argv[k + 1] if k + 1 < len(p.argv)
-                                                     else "")
-            read_path(f, target)
-
-
-def tcpdump(f: Findings, p: Parsed, depth: int) -> None:
-    words = p.argv[1:]
-    if any(w.startswith("-z") or (w.startswith("-") and not w.startswith("--") and "z" in w)
-           for w in words):
-        f.ask("tcpdump: runs a program on every saved file", True)
-    if any(re.fullmatch(r"-[a-zA-Z]*[AX][a-zA-Z]*", w) for w in words):
-        f.ask("tcpdump: prints packet contents (credentials on the wire)", True)
-    for k, word in enumerate(words):
-        if word == "-w" and k + 1 < len(words):
-            roles.check(f, "tcpdump", "w", words[k + 1], p.dynamic[k + 2], depth)
-
-
-OPENSSL_READ = frozenset({"version", "x509", "verify", "ciphers", "list", "crl", "asn1parse",
-                          "s_client", "dgst", "rand", "req", "speed", "sess_id", "errstr",
-                          "prime", "crl2pkcs7", "pkcs7", "base64", "help", "storeutl",
-                          "nseq", "ocsp"})
-OPENSSL_OUT = re.compile(r"^-(out|keyout|outform_file|signkey|engine|provider|"
-                         r"provider-path|passin|passout|proxy|writerand|sess_out|"
-                         r"keylogfile|msgfile|trace|reconnect|cert|key|new|newkey|CA|"
-                         r"CAkey|sign|rand|dhparam|prexit)$")
-
-
-def openssl(f: Findings, p: Parsed, depth: int) -> None:
-    """Certificate inspection, hashing, random numbers and TLS probes read; keys, engines,
-    providers and output files do not."""
-    words = p.argv[1:]
-    if not words:
-        f.ask("openssl: interactive mode reads commands")
-        return
-    verb = words[0]
-    # a file it writes outside the tree (in it, a new key is what `genrsa -out` is for)
-    for k, word in enumerate(words[1:-1], 2):
-        if word in ("-out", "-keyout", "-signature") and \
-                p.argv[k + 1].startswith(("/", "~", "..")):
-            roles.check(f, f"openssl {verb[:12]}", "w", p.argv[k + 1], p.dynamic[k + 1],
-                        depth, quiet=True)
-    if verb not in OPENSSL_READ:
-        f.ask(f"openssl {verb[:12]}: not known to be read-only")
-        return
-    sends_runtime_values(f, p)
-    for k, word in enumerate(words[1:], 2):
-        if OPENSSL_OUT.match(word):
-            f.ask(f"openssl {verb}: {word} writes files, loads modules or uses keys",
-                  word in ("-engine", "-provider", "-provider-path", "-keylogfile"))
-        elif word in ("-in", "-CAfile", "-CRL", "-untrusted") and k < len(p.argv):
-            read_path(f, p.argv[k])
-        elif word == "-connect" and k < len(p.argv):
-            roles.host(f, "openssl", p.argv[k].rsplit(":", 1)[0], p.dynamic[k])
-
-
-def ssh_keygen(f: Findings, p: Parsed, depth: int) -> None:
-    """Fingerprints (``-l``) and known_hosts lookups (``-F``) read; anything else writes
-    keys or known_hosts."""
-    words = p.argv[1:]
-    flags = "".join(w[1:] for w in words if re.fullmatch(r"-[a-zA-Z]+", w))
-    if "D" in flags or any(w.startswith("-D") for w in words):
-        f.ask("ssh-keygen: loads the PKCS#11 library it is given", True)
-    if not (set(flags) & set("lFB")) or set(flags) & set("RtpcNeiyAKkHrusIDMOYg"):
-        f.ask("ssh-keygen: creates or changes keys or known_hosts",
-              bool(set(flags) & set("RH")))  # your known_hosts, outside the tree
-    for k, word in enumerate(words):
-        if word == "-f" and k + 1 < len(words):
-            read_path(f, words[k + 1])
-
-
-def ssh_add(f: Findings, p: Parsed, depth: int) -> None:
-    if [w for w in p.argv[1:]] not in (["-l"], ["-L"], ["-l", "-E", "sha256"]):
-        f.ask("ssh-add: changes the keys the agent holds", "-D" in p.argv)
-
-
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
-    "curl": curl, "wget": wget, "httpie": httpie, "curlie": curlie, "ssh": ssh, "scp": scp,
-    "rsync": rsync,
-    "netcat": netcat, "aria2c": aria2c, "net_dynamic": net_dynamic, "nslookup": nslookup,
-    "getent": getent, "resolvectl": net_dynamic,
-    "nmap": nmap, "tcpdump": tcpdump, "openssl": openssl, "ssh_keygen": ssh_keygen,
-    "ssh_add": ssh_add,
+    "curl": curl, "wget": wget, "lwp": lwp, "httpie": httpie, "curlie": curlie, "ssh": ssh,
+    "scp": scp, "rsync": rsync, "aria2c": aria2c, "net_dynamic": net_dynamic,
+    "nslookup": nslookup, "getent": getent, "resolvectl": net_dynamic,
 }

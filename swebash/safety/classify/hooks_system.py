@@ -59,11 +59,6 @@ def at(f: Findings, p: Parsed, depth: int) -> None:
     f.ask(f"{p.name}: schedules a command to run later", True)
 
 
-def renice(f: Findings, p: Parsed, depth: int) -> None:
-    negative = any(re.fullmatch(r"-\d+", w) for w in words_of(p))
-    f.ask("renice: changes process priorities", negative)
-
-
 def ps(f: Findings, p: Parsed, depth: int) -> None:
     """BSD-style letters without a dash: ``e`` shows every process's environment."""
     for word in words_of(p):
@@ -201,8 +196,11 @@ def tracer(f: Findings, p: Parsed, depth: int) -> None:
     """strace/ltrace: attaching reads another process's data; -o writes a file; the
     command traced is judged itself."""
     words = words_of(p)
-    if processes.attaches(words):
-        f.ask(f"{p.name}: attaches to a running process (it can read its memory)", True)
+    targets = processes.attaches(words)
+    if targets is not None:
+        processes.act_on(f, p.name, "attaches to (reads the memory of)", targets)
+        if "--" not in words:
+            return
     k = 0
     while k < len(words):
         word = words[k]
@@ -237,8 +235,11 @@ DEBUG_RUNS = re.compile(r"(^\s*(shell|!|python|pi|call|print\s+.*\(|dump|restore
 
 def debugger(f: Findings, p: Parsed, depth: int) -> None:
     words = words_of(p)
-    if processes.attaches(words, debugger=True):
-        f.ask(f"{p.name}: attaches to a running process (it can read its memory)", True)
+    targets = processes.attaches(words, debugger=True)
+    if p.name == "lldb" and any(w == "-n" or w.startswith("--attach-name") for w in words):
+        targets = ["by name"]  # a process found by name: never one this command started
+    if targets is not None:
+        processes.act_on(f, p.name, "attaches to (reads the memory of)", targets)
     commands = [words[k + 1] for k, w in enumerate(words[:-1])
                 if w in ("-ex", "--ex", "-iex", "-eval-command", "--eval-command", "-o",
                          "--one-line", "-O", "--one-line-before-file", "-k",
@@ -366,17 +367,6 @@ def typist(f: Findings, p: Parsed, depth: int) -> None:
     f.ask(f"{p.name}: types into or controls other windows", True)
 
 
-def clipboard(f: Findings, p: Parsed, depth: int) -> None:
-    """The clipboard is outside the tree in both directions: it holds what you copied last
-    (often a password), and what is put there is what you paste next (into a terminal)."""
-    words = words_of(p)
-    if any(w in ("-o", "--output", "-out") or re.fullmatch(r"-[a-z]*o[a-z]*", w)
-           for w in words if p.name in ("xclip", "xsel")):
-        f.ask(f"{p.name}: reads the clipboard (it may hold a password)", True)
-        return
-    f.ask(f"{p.name}: sets the clipboard (what you paste next)", True)
-
-
 def settings(f: Findings, p: Parsed, depth: int) -> None:
     verb = next((w for w in words_of(p) if not w.startswith("-")), "")
     if verb in ("get", "list-keys", "list-schemas", "list-recursively", "list-children",
@@ -386,23 +376,12 @@ def settings(f: Findings, p: Parsed, depth: int) -> None:
     f.ask(f"{p.name}: changes desktop settings")
 
 
-RUNNABLE = re.compile(r"\.(desktop|command|sh|app|exe|bat|tool|jar|py|pl|rb|js)$", re.I)
-
-
-def opener(f: Findings, p: Parsed, depth: int) -> None:
-    words = words_of(p)
-    if any(RUNNABLE.search(w) or w in ("-a", "--args") for w in words):
-        f.ask(f"{p.name}: runs a program or script", True)
-        return
-    f.ask(f"{p.name}: opens a file or URL in another program")
-
-
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
     "systemctl_path": systemctl_path, "service": service, "crontab": crontab, "at": at,
-    "renice": renice, "ps": ps, "sysctl": sysctl, "iptables": iptables, "nft": nft,
+    "ps": ps, "sysctl": sysctl, "iptables": iptables, "nft": nft,
     "ufw": ufw, "firewall_cmd": firewall_cmd, "disk": disk, "zfs": zfs, "btrfs": btrfs,
     "passwd": passwd, "modprobe": modprobe, "alternatives": alternatives,
     "ldconfig": ldconfig, "boot": boot, "tracer": tracer, "debugger": debugger,
     "perf": perf, "ldd": ldd, "tmux": tmux, "screen": screen, "typist": typist,
-    "clipboard": clipboard, "settings": settings, "opener": opener,
+    "settings": settings,
 }

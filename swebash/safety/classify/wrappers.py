@@ -15,6 +15,7 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from swebash.safety.classify import processes
 from swebash.safety.classify.checks import read_path, write_target
 from swebash.safety.classify.model import Findings, show
 from swebash.safety.classify.tables import HIJACK_LIKE, HIJACK_VARS, SAFE_ENV, SAFE_VALUE, SHELLS
@@ -294,7 +295,7 @@ class Peeler:
         elif action == "stop":
             self.stopped = True
         elif action == "process":  # `ionice -c3 -p PID`: another process, not a command
-            self.f.ask(f"{self.name}: changes a running process's scheduling")
+            processes.scheduling(self.f, self.name, option, value, self.argv)
             self.stopped = True
         elif action in ("ask", "danger"):
             self.f.ask(f"{self.name}: unfamiliar option {option}", action == "danger")

@@ -17,6 +17,9 @@ SPECS: Table = {}
 define = definer(SPECS)
 
 LIVE = "changes live infrastructure"
+# the daemon runs as another user (usually root) outside the sandbox: what it builds, runs or
+# copies is out of the sandbox's reach
+DAEMON = "runs code through the Docker daemon, outside the sandbox"
 GONE = "deletes or stops resources"
 
 
@@ -44,12 +47,12 @@ def docker() -> Spec:
         "stats": reads("-a --all --no-stream --no-trunc --format:"), "top port diff wait":
             reads(), "history": reads("-H -q --human --no-trunc --quiet --format:")}
     writes = {
-        "run create": live("runs a container", hook="docker_run"),
-        "exec attach debug": live("runs a command inside a container"),
-        "cp": live("copies files between a container and the host"),
+        "run create": live(DAEMON, hook="docker_run"),
+        "exec attach debug start restart unpause build commit import load": live(DAEMON),
+        "cp": live("copies files through the Docker daemon, outside the sandbox"),
         "rm rmi kill stop prune pause": live(GONE),
-        "start restart unpause update rename commit export import load save tag pull "
-        "build logout": local("changes containers, images or registries"),
+        "update rename export save tag pull logout": local("changes containers, images or "
+                                                           "registries"),
         "push": live("publishes an image to a registry (it can carry files out)"),
         "login": live("stores registry credentials in your home"),
     }
@@ -68,8 +71,8 @@ def docker() -> Spec:
                                   "inspect history": reads("-f: --format: -H --human "
                                                            "--no-trunc -q"),
                                   "rm prune": live(GONE),
-                                  "pull tag build load save import": local(
-                                      "changes images or registries"),
+                                  "build load import": live(DAEMON),
+                                  "pull tag save": local("changes images or registries"),
                                   "push": live("publishes an image to a registry")}),
               "volume network context node service stack secret config plugin swarm": prog(
                   subs={"ls list inspect show ps": reads(FORMAT),
@@ -82,10 +85,22 @@ def docker() -> Spec:
                                    "prune": live(GONE)}),
               "buildx": prog(subs={"ls version inspect du": reads("--builder:"),
                                    "prune rm": live(GONE),
-                                   "build bake create use stop imagetools": prog(
-                                       args="p*", raw=True, effect="builds images",
+                                   "build bake": prog(
+                                       args="p*", raw=True, effect=DAEMON, dangerous=True,
+                                       hook="image_push"),
+                                   "create use stop imagetools": prog(
+                                       args="p*", raw=True, effect="changes builders",
                                        hook="image_push")}),
               "compose": compose(),
+              "builder": prog(subs={"build": live(DAEMON), "prune": live(GONE)}),
+              "play": prog(subs={"kube": live(DAEMON)}),
+              "kube": prog(subs={"play": live(DAEMON), "down": live(GONE),
+                                 "generate": local("writes Kubernetes YAML")}),
+              "machine": prog(subs={"list ls info inspect": reads(FORMAT),
+                                    "rm reset": live(GONE),
+                                    "init start stop ssh set os cp": live(
+                                        "runs code in a virtual machine, outside the "
+                                        "sandbox")}),
               "manifest": prog(subs={"inspect": reads("-v --verbose --insecure"),
                                      "create annotate push rm": local("changes manifests")}),
               "scout sbom init trust": local("runs a docker plugin"),
@@ -102,14 +117,26 @@ def compose() -> Spec:
                             "--no-color --no-log-prefix"),
               "config convert": local("prints the configuration with its secrets filled in"),
               "down rm kill stop pause": live(GONE),
-              "exec run": live("runs a command inside a container"),
-              "cp": live("copies files between a container and the host"),
-              "up start restart create build pull push unpause scale watch attach wait "
-              "events alpha": local("starts or changes containers")})
+              "exec run up start restart create build unpause scale watch attach":
+                  live(DAEMON),
+              "cp": live("copies files through the Docker daemon, outside the sandbox"),
+              "push": live("publishes images to a registry"),
+              "pull wait events alpha": local("starts or changes containers")})
 
 
-define("docker podman nerdctl", docker)
+define("docker podman nerdctl finch", docker)
 define("docker-compose podman-compose", compose)
+CTR_LIST = "-q --quiet"
+# containerd's client talks to the daemon as root: only its listings are read-only, anything
+# else (run, pull, exec, rm, snapshots, content…) administers it
+define("ctr", lambda: prog(
+    "-n: --namespace: -a:n --address: --debug --timeout: --connect-timeout:",
+    admin=True, info="--version -v --help -h version",
+    subs={"images image i": prog(subs={"ls list": reads(CTR_LIST)}),
+          "containers container c": prog(subs={"ls list": reads(CTR_LIST)}),
+          "tasks task t": prog(subs={"ls list": reads(CTR_LIST)}),
+          "namespaces namespace ns": prog(subs={"ls list": reads(CTR_LIST)}),
+          "version": reads()}))
 define("crictl", lambda: prog(
     "-r: --runtime-endpoint: -i: --image-endpoint: --timeout: -D --debug",
     subs={"ps images img pods inspect inspecti inspectp logs info version stats statsp "
@@ -322,8 +349,9 @@ define("vagrant", lambda: prog(subs={
         "loads the project's Vagrantfile (Ruby code runs)"),
     "destroy": live(GONE),
     "plugin": live("installs or changes vagrant plugins (they run as vagrant)"),
-    "up halt reload provision ssh suspend resume snapshot package init": local(
-        "starts, changes or enters machines")}, info="--version -v --help -h"))
+    "up halt reload provision ssh suspend resume snapshot": live(
+        "runs code in a virtual machine, outside the sandbox"),
+    "package init": local("packages or creates a machine")}, info="--version -v --help -h"))
 define("packer", lambda: prog(subs={
     "version": reads(), "validate inspect": reads("-syntax-only -var: -var-file:r -only: "
                                                   "-except: -machine-readable", single=True),

@@ -44,7 +44,7 @@ define("php", lambda: prog(
     args="p*", hook="script", permute=False, info="-v --version --help -h -m -i --ini",
     danger={"-r: --run: -B: -R: -F: -E: --process-begin: --process-code: "
             "--process-file: --process-end: -a --interactive": INLINE,
-            "-S: --server: -t:": "serves files over the network"}))
+            "-S: --server: -t:": "listens for connections (serves files to the network)"}))
 define("lua luajit", lambda: prog("-i -W -E", args="p*", hook="script", permute=False,
                                   info="-v --version -h",
                                   danger={"-e: -l:": INLINE}))

@@ -75,7 +75,7 @@ define("gs ghostscript gsc gsx ps2pdf pdf2ps", lambda: prog(args="p*", raw=True,
                                                              hook="ghostscript"))
 define("convert magick mogrify composite montage", lambda: prog(
     args="p*", raw=True, effect="converts images (its delegates run programs)"))
-define("ffmpeg", lambda: prog(args="p*", raw=True, hook="ffmpeg"))
+define("ffmpeg", lambda: prog(args="p*", raw=True, hook="ffmpeg_capture"))
 define("gpg gpg2", lambda: prog(args="p*", raw=True, hook="gpg"))
 define("logrotate", lambda: prog(args="p*", raw=True, hook="logrotate"))
 define("script", lambda: prog(

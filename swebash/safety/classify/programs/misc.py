@@ -84,12 +84,13 @@ define("uvx", lambda: prog(args="p*", raw=True,
                                     effect="runs a package it may download",
                                     dangerous=True, info="--version --help"))
 define("hping3 scapy masscan zmap arp-scan", lambda: prog(
-    args="p*", raw=True, effect="crafts or floods network packets", dangerous=True,
+    args="p*", raw=True, effect="scans other hosts or crafts network packets", dangerous=True,
     info="--version -v"))
 define("influx sqlcmd bq cockroach", lambda: prog(args="p*", raw=True, hook="db_generic"))
 define("httpd nginx apache2 apachectl lighttpd caddy http-server live-server serve "
-       "webfsd thttpd mini_httpd darkhttpd miniserve", lambda: prog(
-           args="p*", raw=True, effect="serves files over the network", dangerous=True,
+       "webfsd thttpd mini_httpd darkhttpd miniserve twistd", lambda: prog(
+           args="p*", raw=True, effect="listens for connections (serves files to the network)",
+           dangerous=True,
            info="--version -v -V --help -h"))
 define("xmllint", lambda: prog(
     "--format --noout --valid --dtdvalid:r --relaxng:r --schema:r --schematron:r --xpath: "

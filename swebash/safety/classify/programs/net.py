@@ -45,8 +45,11 @@ CURL = (
     "--cert-type: --key-type: --egd-file:m --random-file:m --crlfile:m")
 define("curl", lambda: prog(
     CURL, args="u*", hook="curl",
-    danger={"-d: --data: --data-ascii: --data-binary: --data-raw: --data-urlencode: -F: "
-            "--form: --form-string: --json: -T:r --upload-file:r --url-query: --variable: "
+    ask={"-O --remote-name --remote-name-all -J --remote-header-name --create-dirs":
+         "writes the download to a file",
+         "-d: --data: --data-ascii: --data-binary: --data-raw: --data-urlencode: -F: "
+         "--form: --form-string: --json: -T:r --upload-file:r": "sends a request body"},
+    danger={"--url-query: --variable: "
             "--expand-data: --expand-url: --expand-header: --mail-from: --mail-rcpt: "
             "--mail-auth: --mail-rcpt-allowfails -Q: --quote: -t: --telnet-option: "
             "--ftp-port: -P: --ftp-create-dirs --ftp-method: --ftp-account: "
@@ -66,9 +69,7 @@ define("curl", lambda: prog(
             "--proxy-pass: --proxy-tlsuser: --proxy-tlspassword: --tlsuser: --tlspassword: "
             "--tlsauthtype: -n --netrc --netrc-optional": CREDENTIALS,
             "-b: --cookie:": "sends cookies (a session is a credential)",
-            "--engine:": "loads a crypto engine library"},
-    ask={"-O --remote-name --remote-name-all -J --remote-header-name --create-dirs":
-         "writes the download to a file"}))
+            "--engine:": "loads a crypto engine library"}))
 define("wget wget2", lambda: prog(
     "-qvSc46Nk -T: -t: -U: -w: -O:w -nv --quiet --verbose --no-verbose --server-response "
     "--spider --no-check-certificate --check-certificate:: --inet4-only --inet6-only "
@@ -84,12 +85,14 @@ define("wget wget2", lambda: prog(
     "-E --save-headers --ignore-case --xattr --bind-address: --bind-dns-address: "
     "--dns-servers:", args="u*", hook="wget",
     danger={"-e: --execute: --config:": "runs .wgetrc commands it is given",
-            "--post-data: --post-file:r --body-data: --body-file:r --method:": UPLOAD,
+
             "--use-askpass:": "runs the program it is given",
             "--proxy: -Y: --proxy-user: --proxy-password:": "goes through a proxy",
             "--user: --password: --http-user: --http-password: --ftp-user: --ftp-password: "
             "--ask-password --load-cookies:r --certificate:r --private-key:r": CREDENTIALS},
     ask={"-o:w --output-file:w -a:a --append-output:a": "writes a log file",
+         "--post-data: --post-file:r --body-data: --body-file:r --method:":
+         "sends a request body or another method",
          "-i:r --input-file:r -F --force-html -B: --base:": "reads URLs from a file",
          "-r --recursive -m --mirror -l: --level: -p --page-requisites -x "
          "--force-directories -P:a --directory-prefix:a -nd --no-directories -np "
@@ -164,13 +167,15 @@ define("aria2c", lambda: prog(args="p*", raw=True, hook="aria2c",
 define("ssh-copy-id", lambda: prog(args="p*", raw=True, effect="installs your public key "
                                    "into another machine's account", dangerous=True))
 define("lwp-download", lambda: prog("-a -s", args="u w?", effect="downloads into a file"))
-PING = ("-46aAbBdDfhLnOqrRUvV -c: -i: -I: -l: -m: -M: -Q: -s: -S: -t: -T: -w: -W: -F: -N: "
-        "-e:")
+PING = ("-46aABdDhLnOqrRUvV -c: -i: -I: -m: -M: -Q: -s: -S: -t: -T: -w: -W: -F: -N: -e:")
 define("ping ping6", lambda: prog(PING, args="h+", hook="net_dynamic",
-                                  danger={"-p:": "sends a chosen payload"}))
+                                  danger={"-p:": "sends a chosen payload",
+                                          "-f -b -l:": "floods or broadcasts packets"}))
 define("arping fping", lambda: prog("-AbBcdDfhqUsv0 -c: -w: -i: -I: -s: -t: -T: -r: -p: "
                                     "--count: --interval: --timeout:", args="h*",
-                                    hook="net_dynamic"))
+                                    hook="net_dynamic",
+                                    danger={"-g --generate -f:r --file:r":
+                                            "scans other hosts (a range or a list)"}))
 define("traceroute traceroute6 tracepath tcptraceroute", lambda: prog(
     "-46dFIMnrTUeAb -f: -g: -i: -m: -N: -p: -t: -l: -q: -s: -w: -z: --icmp --tcp --udp "
     "--mtu --back --sport: --port: --queries: --wait:", args="h p?", hook="net_dynamic"))
@@ -296,9 +301,53 @@ define("tc bridge", lambda: prog("-s -d -j -p -r -n -t -c -stats -details -json 
                                  "-raw -color:: -iec -oneline", args="p*", single=True,
                                  hook="show_only", admin=True))
 define("nmap", lambda: prog(args="p*", raw=True, hook="nmap",
-                            effect="scans hosts on the network"))
-define("tcpdump", lambda: prog(args="p*", raw=True, hook="tcpdump",
-                               effect="captures network traffic"))
+                            effect="scans other hosts on the network", dangerous=True))
+# capturing traffic sees other programs' data (credentials, cookies); reading a saved
+# capture (`-r FILE`) does not (hooks_net.capture)
+define("tcpdump tshark dumpcap ngrep tcpflow", lambda: prog(args="p*", raw=True, hook="tcpdump",
+                                                   info="--version -v -V --help -h"))
+define("ettercap bettercap arpspoof dnsspoof dsniff mitmproxy mitmdump responder "
+       "airodump-ng airmon-ng aireplay-ng wifite kismet sngrep tcpick sniffglue justniffer "
+       "p0f zeek bro suricata snort",
+       lambda: prog(args="p*", raw=True, effect="captures or intercepts other hosts' traffic",
+                    dangerous=True, info="--version -v -V --help -h"))
+define("rustscan naabu netdiscover unicornscan nbtscan nping nikto gobuster ffuf dirb wfuzz "
+       "feroxbuster sqlmap nuclei wpscan amass subfinder dnsrecon fierce dnsenum whatweb "
+       "sslscan sslyze testssl testssl.sh enum4linux smbmap crackmapexec netexec nxc hydra "
+       "medusa ncrack patator", lambda: prog(
+           args="p*", raw=True, effect="scans or attacks other hosts on the network",
+           dangerous=True, info="--version -V --help -h"))
+define("tcpreplay tcpreplay-edit", lambda: prog(
+    args="p*", raw=True, effect="sends captured packets onto the network", dangerous=True,
+    info="--version -V --help -h"))
+define("sshd dropbear", lambda: prog(
+    args="p*", raw=True, effect="listens for connections (a remote shell server)",
+    dangerous=True, info="-V --version --help -h"))
+define("hurl", lambda: prog(
+    args="p*", raw=True, effect="sends the HTTP requests a file lists (any method: "
+    "they may change something remote)", dangerous=True, info="--version -V --help -h"))
+define("GET HEAD POST PUT lwp-request", lambda: prog(args="p*", raw=True, hook="lwp",
+                                                    info="--version --help -h"))
+TUNNEL = "opens a tunnel: a port of this machine reachable from elsewhere, or the reverse"
+define("lt localtunnel frpc frps zrok inlets sshuttle pagekite pagekite.py loclx tmole "
+       "tunnelto rathole gost iodine iodined dns2tcpc dns2tcpd ptunnel ptunnel-ng stunnel "
+       "openvpn tor corkscrew htc hts pwnat sish telebit pktriot ligolo-ng",
+       lambda: prog(args="p*", raw=True, effect=TUNNEL, dangerous=True,
+                    info="--version -v --help -h"))
+define("cloudflared", lambda: prog(danger={"--url: --hello-world": TUNNEL}, args="p*", subs={
+    "tunnel access": prog(args="p*", raw=True, effect=TUNNEL, dangerous=True),
+    "version": prog()}, info="--version -v -V --help -h"))
+define("ngrok", lambda: prog(args="p*", subs={
+    "http tcp tls start tunnel": prog(args="p*", raw=True, effect=TUNNEL, dangerous=True),
+    "version": prog()}, info="--version -v --help -h"))
+define("devtunnel", lambda: prog(args="p*", subs={
+    "host connect": prog(args="p*", raw=True, effect=TUNNEL, dangerous=True),
+    "list show": prog(args="p*", raw=True, effect="lists your dev tunnels (signed in)"),
+    "version": prog()}, info="--version --help -h"))
+define("bore chisel", lambda: prog(args="p*", subs={
+    "local client": prog(args="p*", raw=True, effect=TUNNEL, dangerous=True),
+    "server": prog(args="p*", raw=True, effect="listens for connections (a tunnel server)",
+                   dangerous=True)}, info="--version -V --help -h"))
 define("mail mailx sendmail mutt neomutt msmtp swaks", lambda: prog(
     args="p*", raw=True, effect="sends mail", dangerous=True))
 define("openssl", lambda: prog(args="p*", raw=True, hook="openssl"))

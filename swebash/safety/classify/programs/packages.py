@@ -24,6 +24,7 @@ SYSTEM_INSTALL = "installs or upgrades packages for the whole system or your acc
     "from a download runs)"
 CONFIG = "changes where the package manager gets code from or how it runs it"
 REMOVE = "removes packages"
+PUBLISHES = "publishes a package to an index (it cannot be taken back)"
 RUNS_PACKAGE = "runs a package it may download"
 PIP_GLOBAL = ("-vqV --debug --isolated --require-virtualenv --verbose --version --quiet "
               "--no-input --timeout: --retries: --exists-action: --trusted-host: --cert:m "
@@ -166,7 +167,8 @@ def npm() -> Spec:
                                                                  "configuration", True)},
                                inherits=True),
               "pkg": prog(subs={"get": read(),
-                                "set delete fix": does("edits package.json")},
+                                "set": does("edits package.json", hook="npm_pkg_set"),
+                                "delete fix": does("edits package.json")},
                           inherits=True),
               "version": read(args="", hook=""),
               "run run-script rum urn": prog("--if-present --ignore-scripts",
@@ -183,8 +185,9 @@ def npm() -> Spec:
               "install i in add ci install-test it update up upgrade link ln dedupe ddp "
               "rebuild rb": does("runs the project's scripts or changes its packages",
                                  hook="js_global"),
+              "set-script": does("changes a script the project runs (package.json)", True),
               "test t tst start stop restart init create edit team org star unstar pack "
-              "shrinkwrap hook set-script doctor diff repo docs bugs home completion stars "
+              "shrinkwrap hook doctor diff repo docs bugs home completion stars "
               "install-ci-test cit": does("runs the project's scripts or changes its "
                                           "packages"),
               "login logout adduser": does("logs in to or out of the registry", True),
@@ -206,8 +209,11 @@ define("yarn", lambda: prog(
             CONFIG, True)}, inherits=True),
         "dlx exec": does(RUNS_PACKAGE, True), "remove": does(REMOVE, True),
         "global": does(SYSTEM_INSTALL, True),
-        "run add install upgrade up link unlink test start build init publish pack cache "
-        "import set plugin npm node constraints dedupe": does(
+        "publish": does(PUBLISHES, True),
+        "npm": prog(subs={"publish": does(PUBLISHES, True),
+                          "info whoami audit": reads()}),
+        "run add install upgrade up link unlink test start build init pack cache "
+        "import set plugin node constraints dedupe": does(
             "runs the project's scripts or changes its packages")}))
 define("pnpm", lambda: prog(
     "-r -w --recursive --json --silent --dir:n -C:n --filter: -F: --workspace-root",
@@ -221,7 +227,11 @@ define("pnpm", lambda: prog(
         "install i add update up link": does(
             "runs the project's scripts or changes its packages", hook="js_global"),
         "setup env": does(SYSTEM_INSTALL, True),
-        "run test start unlink import rebuild publish pack deploy patch init create fetch":
+        "publish": does(PUBLISHES, True),
+        "pkg": prog(subs={"get": reads(), "set": does("edits package.json",
+                                                      hook="npm_pkg_set"),
+                          "delete fix": does("edits package.json")}),
+        "run test start unlink import rebuild pack deploy patch init create fetch":
             does("runs the project's scripts or changes its packages")}))
 define("bun", lambda: prog(
     "", info="--version -v --help -h --revision",
@@ -231,16 +241,19 @@ define("bun", lambda: prog(
                                             hook="js_global"),
           "upgrade": does("upgrades bun itself", True),
           "remove rm": does(REMOVE, True),
-          "run x unlink test build create init publish patch outdated": does(
+          "publish": does(PUBLISHES, True),
+          "run x unlink test build create init patch outdated": does(
               "runs code or changes packages")}))
 define("deno", lambda: prog(
     "-q --quiet --log-level:", info="--version -V --help -h",
     subs={"eval": does("runs inline code", True),
           "info doc": reads("--json"), "lint": reads("--json --compact --rules"),
           "fmt": reads("--check --ext:", hook="formatter"),
-          "run serve task test bench repl compile install uninstall upgrade cache vendor "
-          "add remove publish jupyter": does("runs code or changes packages",
-                                             hook="deno_remote")}))
+          "run task test bench repl compile install uninstall upgrade cache vendor "
+          "add remove jupyter": does("runs code or changes packages",
+                                     hook="deno_remote"),
+          "serve": does("listens for connections (runs a server)", True),
+          "publish": does(PUBLISHES, True)}))
 define("cargo", lambda: prog(
     "-vq --verbose --quiet --color: --frozen --locked --offline -Z:",
     info="--version -V --help -h --list",

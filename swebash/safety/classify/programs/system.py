@@ -95,6 +95,7 @@ define("atrm", lambda: prog(args="p*", raw=True, effect="removes scheduled jobs"
 define("pkill killall killall5 skill slay", lambda: prog(
     args="p*", raw=True, effect="stops processes", dangerous=True))
 define("renice", lambda: prog(args="p*", raw=True, hook="renice"))
+define("prlimit", lambda: prog(args="p*", raw=True, hook="prlimit"))
 define("fuser", lambda: prog("-aumsvw46 -n: --all --mount --ismountpoint --silent "
                              "--user --verbose --namespace: -V", args="p*",
                              danger={"-k --kill -i --interactive -M": "kills processes"}))
@@ -179,9 +180,12 @@ define("reptyr xkill", lambda: prog(
 define("jmap criu", lambda: prog(
     args="p*", raw=True, effect="dumps or freezes a running process (its memory, its secrets)",
     dangerous=True, info="--version --help -h -V"))
-define("jstack jcmd jinfo jhsdb py-spy rbspy", lambda: prog(
-    args="p*", raw=True, effect="attaches to a running process to inspect it",
-    info="--version --help -h -V"))
+# attaching to a running process reads its memory: the processes.py rule (hooks_outside)
+define("jstack jcmd jinfo jhsdb rbspy dotnet-dump dotnet-trace dotnet-gcdump "
+       "dotnet-counters dotnet-stack", lambda: prog(args="p*", raw=True, hook="pid_tool",
+                                                    info="--version --help -h -V"))
+define("cgclassify", lambda: prog(args="p*", raw=True, hook="cgclassify",
+                                  info="--version --help -h"))
 define("perf", lambda: prog(args="p*", raw=True, hook="perf"))
 define("valgrind", lambda: prog(
     "-q -v --quiet --verbose --tool: --leak-check: --show-leak-kinds: --track-origins: "
@@ -243,12 +247,13 @@ define("xdotool ydotool wtype kitty wezterm", lambda: prog(args="p*", raw=True,
 define("xclip xsel pbcopy wl-copy clip.exe", lambda: prog(args="p*", raw=True,
                                                           hook="clipboard"))
 define("pbpaste wl-paste", lambda: prog("-n -p -l -t: --no-newline --primary --list-types "
-                                        "--type:", args="", effect="reads the clipboard "
+                                        "--type:", args="", effect="captures the clipboard "
                                         "(it may hold a password)", dangerous=True))
 define("gsettings dconf", lambda: prog(args="p*", raw=True, hook="settings",
                                       admin=True))
-define("xdg-open open sensible-browser gio xdg-mime", lambda: prog(args="p*", raw=True,
-                                                                    hook="opener"))
+define("xdg-open open sensible-browser x-www-browser www-browser gnome-open kde-open "
+       "kde-open5 exo-open wslview gio xdg-mime", lambda: prog(args="p*", raw=True,
+                                                              hook="opener"))
 define("notify-send", lambda: prog("-u: -t: -a: -i: -c: -h: -e --urgency: --expire-time: "
                                    "--app-name: --icon: --category: --hint:", args="p*"))
 # the machine's clock, locale, trust store and network identity: administration

@@ -206,8 +206,9 @@ def git() -> Spec:
             "remote": prog("-v --verbose", subs={
                 "show": prog("-n", args="p*", inherits=True),
                 "get-url": prog("--push --all", args="p", inherits=True),
-                "add rename set-head set-branches prune update": write("changes remotes"),
-                "remove rm set-url": write("changes where the repository is sent", True)},
+                "set-head set-branches prune update": write("changes remotes"),
+                "add rename remove rm set-url": write("changes a remote (where commits are "
+                                                      "sent or fetched from)", True)},
                 verb_optional=True),
             "branch": prog("-avrilq -vv --all --remotes --list --contains:: --no-contains:: "
                            "--merged:: --no-merged:: --points-at: --sort: --format: "
@@ -265,13 +266,24 @@ def git() -> Spec:
                           args="n*", hook="git_clean"),
             "add": write("stages changes"),
             "commit": write("records a commit"),
-            "push": write("sends commits to a remote"),
+            "push send-pack": write("publishes commits to a remote", True),
+            "subtree": prog(subs={"push": write("publishes commits to a remote", True),
+                                  "add merge pull split": write("changes the repository "
+                                                                "or the working tree")}),
+            "lfs": prog(subs={
+                "ls-files status env version locks": prog(args="p*", raw=True),
+                "push": write("publishes large files to a remote", True),
+                "migrate": write("rewrites, prunes or deletes history or files", True),
+                "track untrack install uninstall pull fetch checkout lock unlock prune "
+                "update fsck pointer clone dedup": write("changes the repository or the "
+                                                         "working tree")}),
             "pull fetch": write("fetches from a remote and updates refs"),
-            "merge cherry-pick revert am apply mv init clone replace sparse-checkout "
+            "replace": write("changes what history shows (replaces objects)", True),
+            "merge cherry-pick revert am apply mv init clone sparse-checkout "
             "switch checkout restore reset mergetool maintenance repack request-pull "
             "interpret-trailers mktree hash-object write-tree read-tree commit-tree "
             "update-index checkout-index unpack-objects pack-objects index-pack "
-            "unpack-file merge-file merge-tree fast-import fast-export lfs citool gui gitk "
+            "unpack-file merge-file merge-tree fast-import fast-export citool gui gitk "
             "range-diff-write rerere bisect format-patch diagnose bugreport scalar "
             "prune-packed pack-refs multi-pack-index commit-graph":
                 write("changes the repository or the working tree"),
@@ -336,7 +348,8 @@ define("gh", lambda: prog(
             "view": prog("--json: --jq: --template: -q: -t:", args="p?", inherits=True,
                          ask={"-w --web": "opens a browser"}),
             "delete delete-asset": write("deletes a release", True),
-            "create edit upload download verify verify-asset": write("changes releases")}),
+            "create upload": write("publishes a release with its files", True),
+            "edit download verify verify-asset": write("changes releases")}),
         "auth": prog(subs={
             "status": prog("-a -h: --active --hostname: --json: --jq: --template:",
                            inherits=True,
