@@ -265,8 +265,8 @@ def waits(words: list[str]) -> bool:
         return "l" in short or any(a.startswith(("--loop", "-lms")) for a in args)
     if name == "inotifywait":
         return "m" in short or "--monitor" in long
-    if name == "tcpdump":
-        return "c" not in short and "r" not in short
+    if name == "tcpdump":  # -D/-L list interfaces or link types and end; -c, -r end too
+        return not set("crDL") & set(short) and "--list-interfaces" not in long
     return False
 
 
