@@ -372,3 +372,14 @@ def test_a_listing_filtered_for_a_secret_name_is_a_credential_search(
 def test_a_listing_filtered_for_ordinary_names_is_not(check: object, command: str) -> None:
     verdict = judged(check, command)
     assert not any(HUNTING in r for r in verdict.reasons), (command, verdict.reasons)
+
+
+@pytest.mark.parametrize(("command", "dangerous"), [
+    ("for f in $(find /home -type f -name .netrc 2>/dev/null); do cat $f; done", True),
+    ("find / -name credentials | while read f; do cat \"$f\"; done", True),
+    ("find //.aws -name credentials", False),            # the search alone only asks
+    ("find . -name '*.py' | while read f; do cat \"$f\"; done", False)])
+def test_reading_what_a_credential_search_found_is_dangerous(command: str, dangerous: bool,
+                                                            tmp_path: Path) -> None:
+    found = DefaultGate(home=str(tmp_path / "home")).check_command(command, str(tmp_path))
+    assert found.decision == "ask" and found.dangerous == dangerous, (command, found.reasons)

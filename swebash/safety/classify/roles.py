@@ -90,8 +90,11 @@ def read(f: Findings, name: str, role: str, text: str, dynamic: bool) -> None:
             f.ask(f"{name}: reads {secret} through a path built at run time", True)
         elif where is not None and where[1]:
             f.ask(f"{name}: {where[0]} (a path built at run time)", True)
+        elif role in "rt" and f.notes.get("credential-search"):
+            f.ask("reads what a search for credential files found", True)
         elif role in "rt":
             f.ask(f"{name}: reads a path known only at run time")
+            f.notes.setdefault("run-time-read", set()).add(name)
         return
     if text in STD_STREAMS or not text:
         return

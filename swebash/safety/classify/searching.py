@@ -60,6 +60,20 @@ def check_glob(f: Findings, source: str) -> None:
 # -------------------------------------------------------------------- credential hunts
 
 HUNTING = "looks for credential files"
+FOUND = "credential-search"  # a note: a later read of a run-time path reads what it found
+
+
+READ_FOUND = "reads what a search for credential files found"
+
+
+def hunted(f: Findings) -> None:
+    """A credential search; with a read of a path known only at run time in the same line
+    (``for f in $(find / -name .netrc); do cat $f; done``), it reads the secrets it found.
+    Whichever of the two the walk meets first leaves a note for the other."""
+    f.ask(HUNTING)
+    f.notes.setdefault(FOUND, set()).add(HUNTING)
+    if f.notes.get("run-time-read"):
+        f.ask(READ_FOUND, True)
 FIND_PATTERNS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
                            "-lname", "-ilname"})
 FIND_REGEX = frozenset({"-regex", "-iregex"})
@@ -228,10 +242,10 @@ def listing_filtered(f: Findings, stages: list[list[str]]) -> None:
             base(stage[0]) == "fgrep"
         # a name filtered out of a listing: only a pattern that names a secret file itself
         if pattern and names_credential(f, pattern, regex=not fixed, shapes=False):
-            f.ask(HUNTING)
+            hunted(f)
             return
 
 
 def line_command(f: Findings, argv: list[str]) -> None:
     if hunts_credentials(f, argv):
-        f.ask(HUNTING)
+        hunted(f)
