@@ -289,3 +289,16 @@ def test_code_from_outside_the_tree_is_unknown(command: str, unknown: bool, work
     found = verdict(command, work, hermetic_env)
     assert found.decision == "ask" and found.dangerous == unknown, (command, found.reasons)
     assert found.unknown == unknown
+
+
+@pytest.mark.parametrize(("command", "asks"), [
+    ("ls ~/.ssh", True), ("ls -la ~/.config", True), ("stat ~/.bashrc", True),
+    ("ls -la ~/.aws", True), ("ls ~", False), ("ls -la", False), ("ls src", False),
+    ("stat README.md", False)])
+def test_listing_a_secret_or_hidden_place_of_the_home_asks(command: str, asks: bool,
+                                                           work: Path,
+                                                           hermetic_env: Path) -> None:
+    """Names only, never content: it asks (which keys, accounts and tools you have), and is
+    not dangerous."""
+    found = verdict(command, work, hermetic_env)
+    assert (found.decision == "ask") == asks and not found.dangerous, (command, found.reasons)

@@ -26,6 +26,9 @@ def check(f: Findings, name: str, role: str, text: str, dynamic: bool, depth: in
           quiet: bool = False) -> None:
     """Apply ``role`` to one word of ``name``'s command. ``quiet``: the option that carries
     the word already gave the reason to ask, so a write adds only what makes it worse."""
+    if role == "n" and not dynamic:
+        names(f, name, text)
+        return
     if role in "pnx":
         return
     if role in "rmt":
@@ -73,6 +76,24 @@ def skeleton_place(f: Findings, text: str) -> tuple[str, bool] | None:
     if not shape.startswith(("x/", "~/")):
         return None
     return read_place(f.home + shape[1:], f.cwd, f.home, f.work_tree())
+
+
+def names(f: Findings, name: str, text: str) -> None:
+    """A name only (``ls``, ``stat``): no content is read, so nothing is denied — but the
+    names in a secret place or a hidden place of the home (which keys, accounts and tools
+    you have: ``ls ~/.ssh``, ``ls -la ~/.config``) are not known good to show."""
+    if text in STD_STREAMS or not text or text.startswith("-"):
+        return
+    for cwd in f.cwds or [f.cwd]:
+        full = expand(text, cwd, f.home)
+        where = read_place(full, cwd, f.home, f.work_tree())
+        if secret_reason(full, f.home):
+            f.ask(f"{name}: lists a secret place ({text[:40]}): names only")
+            return
+        if where is not None and "/." in "/" + os.path.relpath(full, f.home) and \
+                within(full, f.home):
+            f.ask(f"{name}: lists {text[:40]}, a hidden place of your home (names only)")
+            return
 
 
 def read(f: Findings, name: str, role: str, text: str, dynamic: bool) -> None:
