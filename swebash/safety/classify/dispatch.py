@@ -52,19 +52,18 @@ def hidden_characters(word: Word, printer: bool) -> bool:
     that shows as nothing or as something else: only printable characters, tab and newline
     are known to show as what they are. (Raw ones in the line are refused before parsing;
     ESC in what echo/printf print is judged by terminal.py.)"""
-    if word.dynamic or word.source == word.text:
+    if word.dynamic or "\\" not in word.source:  # only an escape spells one
         return False
     return any(not (ch.isprintable() or ch in "\t\n" or (printer and ch == "\x1b"))
                for ch in word.text)
 
 
 def check_argv(f: Findings, words: list[Word], depth: int) -> None:
-    printer = base(words[0].text) in ("echo", "printf")
-    for word in words:
-        if hidden_characters(word, printer):
+    if any("\\" in word.source for word in words):
+        printer = base(words[0].text) in ("echo", "printf")
+        if any(hidden_characters(word, printer) for word in words):
             f.ask(f"{base(words[0].text)[:20]}: an escaped word holds invisible or control "
                   "characters", True)
-            break
     for word in words[1:]:
         text = word.text
         if text.startswith("-") and "=" in text and CREDENTIAL_OPTION.match(text) and \

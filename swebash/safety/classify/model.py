@@ -9,6 +9,7 @@ callbacks the walker stores in ``Findings`` (``nested`` and ``judge``).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import time
@@ -188,7 +189,10 @@ BOUND_WORD = re.compile(r'"?\$\{?([A-Za-z_]\w*)\}?"?')
 VERSIONED = re.compile(r"^(python|pip)\d+(\.\d+)*$")
 
 
+@functools.lru_cache(maxsize=1024)
 def base(name: str) -> str:
+    """The program a command word names (``/usr/bin/python3.11`` → ``python``): a pure
+    function of the word, called for every word of every command, so it is memoised."""
     if "/" in name:
         name = os.path.basename(name.rstrip("/")) or name
     if name[-1:].isdigit():
