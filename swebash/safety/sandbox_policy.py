@@ -223,8 +223,12 @@ def readonly_in_tree(root: str) -> list[str]:
     it can be neither renamed nor replaced, nor a hook or a ``commondir`` added), startup
     files, and what an editor or tool runs on its own (``.vscode``, ``.husky``, …) — those
     at the top of the tree that exist (a missing one can be created, as a missing rc file)."""
-    names = [".git", *sorted(RC_FILES), *sorted(AUTORUN_DIRS), *sorted(AUTORUN_FILES)]
-    return [p for p in (os.path.join(root, n) for n in names) if os.path.lexists(p)]
+    wanted = {".git", *RC_FILES, *AUTORUN_DIRS, *AUTORUN_FILES}
+    try:  # one directory read, not a stat per name (this runs for every command)
+        present = wanted.intersection(os.listdir(root))
+    except OSError:
+        return []
+    return [os.path.join(root, n) for n in sorted(present, key=lambda n: (n != ".git", n))]
 
 
 def home_excluded(home: str, extra: Iterable[str] = ()) -> list[str]:
