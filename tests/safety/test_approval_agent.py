@@ -162,3 +162,29 @@ def test_an_ordinary_write_in_the_tree_still_follows_yes(tree: Path, hermetic_en
     run(svc, noninteractive_confirm(yes=True, yes_dangerous=False))
     assert (tree / "src/new.py").read_text() == "ok\n"
     assert sent_results(provider)[0]["bytes_written"] == 3
+
+
+def test_confirm_false_still_asks_about_what_the_classifier_does_not_know(
+        tmp_path: Path, hermetic_env: Path) -> None:
+    """tools.confirm = false lifts plain asks (`touch made` runs unasked) but not an unknown
+    program: nothing says what it does. A person's `a` for this session then vouches for it."""
+    work = tmp_path / "work"
+    work.mkdir()
+    gate = DefaultGate(home=str(hermetic_env))
+    touch = ("execute_command", '{"command": "touch made"}')
+    unknown = ("execute_command", '{"command": "frobnicate-tool --all"}')
+    provider = ScriptedProvider([Turn(calls=(touch,)), Turn("ok"), Turn(calls=(unknown,)),
+                                 Turn("ok"), Turn(calls=(unknown,)), Turn("again")])
+    cfg = AiConfig(tools=ToolConfig(require_confirmation=False))
+    svc = DefaultAiService(config=cfg, provider_factory=lambda _: provider,
+                           registry=registry(cfg.tools), gate=gate,
+                           redactor=PatternRedactor("hunter2"),
+                           terminal=FakeTerminal(where=str(work)))
+    asked: list[ConfirmRequest] = []
+    run(svc, answering(ConfirmAnswer.NO, asked))
+    assert asked == [] and (work / "made").exists()
+    run(svc, answering(ConfirmAnswer.ALWAYS, asked))
+    assert [r.command for r in asked] == ["frobnicate-tool --all"] and asked[0].verdict.unknown
+    asked.clear()
+    run(svc, answering(ConfirmAnswer.NO, asked))
+    assert asked == []  # vouched for by the person, for this session
