@@ -51,11 +51,11 @@ FRESH_BENIGN = [cmd for fam in FAMILIES.values() for cmd in fam.benign]
 WORK_FILES = ("existing.txt", "other.txt", "file", "a", "b", "README.md", "cert.pem")
 
 
-def make_workdir(root: str) -> str:
-    """The project directory the corpus is judged in (a few files the commands name)."""
+def make_workdir(root: str, files: tuple[str, ...] = WORK_FILES, subdir: str = "src") -> str:
+    """The project directory a corpus is judged in (a few files the commands name)."""
     work = os.path.join(root, "project")
-    os.makedirs(os.path.join(work, "src"), exist_ok=True)
-    for name in WORK_FILES:
+    os.makedirs(os.path.join(work, subdir), exist_ok=True)
+    for name in files:
         with open(os.path.join(work, name), "w", encoding="utf-8") as handle:
             handle.write("data\n")
     return work

@@ -3,7 +3,6 @@ them dangerous, and their read-only neighbours stay allowed. (Classified, never 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,15 +14,12 @@ from tests.safety.corpus_capabilities import (
     CAPABILITY_NEVER_ALLOW,
     CAPABILITY_READ_ONLY,
 )
+from tests.safety.fresh import make_workdir
 
 
 @pytest.fixture
-def workdir(tmp_path: Path, hermetic_env: Path) -> Iterator[Path]:
-    work = tmp_path / "project"
-    (work / "src").mkdir(parents=True)
-    for name in ("README.md", "a", "b", "key.pub", "fix.patch"):
-        (work / name).write_text("data\n")
-    yield work
+def workdir(tmp_path: Path, hermetic_env: Path) -> Path:
+    return Path(make_workdir(str(tmp_path), ("README.md", "a", "b", "key.pub", "fix.patch")))
 
 
 @pytest.mark.parametrize("command", CAPABILITY_DANGEROUS)

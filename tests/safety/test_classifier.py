@@ -3,7 +3,6 @@ read-only commands stays at or under 10 %. (The commands are only classified, ne
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,17 +10,15 @@ import pytest
 from swebash.config import PolicyConfig
 from swebash.safety.gate import DefaultGate
 from tests.safety.corpus import DANGEROUS, NEVER_ALLOW, READ_ONLY
+from tests.safety.fresh import make_workdir
 
 MAX_NEEDLESS_ASK = 0.10
 
 
 @pytest.fixture
-def workdir(tmp_path: Path, hermetic_env: Path) -> Iterator[Path]:
-    work = tmp_path / "project"
-    (work / "src").mkdir(parents=True)
-    for name in ("existing.txt", "other.txt", "file", "a", "b", "README.md"):
-        (work / name).write_text("data\n")
-    yield work
+def workdir(tmp_path: Path, hermetic_env: Path) -> Path:
+    return Path(make_workdir(str(tmp_path), ("existing.txt", "other.txt", "file", "a", "b",
+                                             "README.md")))
 
 
 def test_corpus_is_big_enough() -> None:

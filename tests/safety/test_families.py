@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,17 +17,14 @@ from tests.safety.corpus_families import (
     FAMILY_READ_ONLY,
     STRESS,
 )
+from tests.safety.fresh import make_workdir
 
 MAX_ASKED = 0.05
 
 
 @pytest.fixture
-def workdir(tmp_path: Path, hermetic_env: Path) -> Iterator[Path]:
-    work = tmp_path / "project"
-    (work / "src").mkdir(parents=True)
-    for name in ("existing.txt", "other.txt", "file", "a", "b", "README.md", "cert.pem"):
-        (work / name).write_text("data\n")
-    yield work
+def workdir(tmp_path: Path, hermetic_env: Path) -> Path:
+    return Path(make_workdir(str(tmp_path)))
 
 
 @pytest.mark.parametrize("command", FAMILY_DANGEROUS)

@@ -5,12 +5,12 @@ model (a property of a program, an option or a verb), shown by attacks that must
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from swebash.safety.gate import DefaultGate
+from tests.safety.fresh import make_workdir
 
 # family → (commands that must be dangerous, a word one of the reasons contains; `a|b`: either)
 DANGEROUS: dict[str, tuple[list[str], str]] = {
@@ -455,13 +455,9 @@ ASK_ONLY = [
 
 
 @pytest.fixture
-def workdir(tmp_path: Path, hermetic_env: Path) -> Iterator[Path]:
-    work = tmp_path / "project"
-    (work / "dist").mkdir(parents=True)
-    for name in ("README.md", "q.json", "image.tar", "frpc.toml", "pkg-1.0.gem"):
-        (work / name).write_text("data\n")
-    (work / "dist" / "pkg-1.0.tar.gz").write_text("data\n")
-    yield work
+def workdir(tmp_path: Path, hermetic_env: Path) -> Path:
+    return Path(make_workdir(str(tmp_path), ("README.md", "q.json", "image.tar", "frpc.toml",
+                                             "pkg-1.0.gem", "dist/pkg-1.0.tar.gz"), "dist"))
 
 
 CASES = [(family, command, word) for family, (commands, word) in DANGEROUS.items()

@@ -242,18 +242,12 @@ def test_writing_what_an_editor_or_tool_runs_on_its_own_is_dangerous(
 @pytest.mark.parametrize(("command", "dangerous"), [
     ("touch -d 1970-01-01 README.md", True), ("touch -t 202210312359 README.md", True),
     ("touch -r src/app.py README.md", True), ("touch --date=@0 README.md", True),
-    ("touch -am README.md", False), ("touch new.txt", False)])
-def test_a_chosen_file_time_is_dangerous(command: str, dangerous: bool, work: Path,
-                                         hermetic_env: Path) -> None:
-    found = verdict(command, work, hermetic_env)
-    assert found.decision == "ask" and found.dangerous == dangerous, (command, found.reasons)
-
-
-@pytest.mark.parametrize(("command", "dangerous"), [
+    ("touch -am README.md", False), ("touch new.txt", False),
+    # a new working tree is a place written: outside the project, like any write there
     ("git worktree add ../x", True), ("git worktree move wt ../y", True),
     ("git worktree add -b feat wt/feat", False), ("git worktree add --detach wt HEAD~1", False)])
-def test_a_new_working_tree_is_a_place_written(command: str, dangerous: bool, work: Path,
-                                               hermetic_env: Path) -> None:
+def test_chosen_file_times_and_worktrees_outside_are_dangerous(
+        command: str, dangerous: bool, work: Path, hermetic_env: Path) -> None:
     found = verdict(command, work, hermetic_env)
     assert found.decision == "ask" and found.dangerous == dangerous, (command, found.reasons)
 
