@@ -41,7 +41,10 @@ def read_path(f: Findings, path: str, *, place: bool = True) -> None:
             if verdict.decision == "ask":
                 f.ask(verdict.reasons[0])
             elif place:
-                where = read_place(candidate, cwd, f.home, f.work_tree())
+                if key in f.places:
+                    where = f.places[key]
+                else:
+                    where = f.places[key] = read_place(candidate, cwd, f.home, f.work_tree())
                 if where is not None:
                     f.ask(*where)
 

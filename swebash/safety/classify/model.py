@@ -67,6 +67,9 @@ class Findings:
     functions: set[str] = field(default_factory=set)
     calls: dict[str, set[str]] = field(default_factory=dict)  # function → commands it runs
     verdicts: dict[tuple[str, str], Verdict] = field(default_factory=dict)  # read_path memo
+    # where each read lands (``read_place``), per (path, cwd): the files do not change while
+    # one line is judged, and a long pipeline reads the same ones again
+    places: dict[tuple[str, str], tuple[str, bool] | None] = field(default_factory=dict)
     # loop variables over static words (`for f in src/*.py`): the values they take
     bound: dict[str, list[str]] = field(default_factory=dict)
     # facts one command leaves for later ones (`git remote add evil …; git push evil`)

@@ -26,6 +26,7 @@ from swebash.safety.classify import (
     checks,
     envflow,
     lines,
+    memo,
     processes,
     searching,
     streams,
@@ -192,6 +193,9 @@ class Walker:
         # judges (tree-sitter's node.parent walks from the root: never asked per command)
         self.enclosed: set[int] = set()
         self.outer: dict[int, Any] = {}  # pipeline id → the redirected statement around it
+        # plain commands judged clean, by their text: (the state they were judged in, what
+        # they recorded) — `sort | uniq -c | sort -rn` judges the second `sort` once only
+        self.clean: dict[tuple[bytes, bool], tuple[bytes, list[list[str]]] | None] = {}
 
     def visit(self, node: Any) -> None:
         if not node.is_named:
@@ -407,6 +411,29 @@ class Walker:
         self.f.record(argv)
 
     def command(self, node: Any) -> None:
+        """A simple command. One judged before in this walk with the same text, in the same
+        state, without a question and without changing the state, would be judged the same
+        again: its records are replayed instead. (The state is compared from a command's
+        second time on.)"""
+        key = (node.text or b"", node.id in self.enclosed)
+        if key not in self.clean:  # most commands of a line are not repeated: no state kept
+            self.clean[key] = None
+            self.judge_command(node)
+            return
+        state = memo.state(self.f)
+        seen = self.clean[key]
+        if seen is not None and seen[0] == state:
+            self.f.tick()
+            for argv in seen[1]:
+                self.f.record(list(argv))
+            return
+        asks, first = self.f.asks, len(self.f.commands)
+        if self.judge_command(node) and self.f.asks == asks and memo.state(self.f) == state:
+            self.clean[key] = (state, [list(a) for a in self.f.commands[first:]])
+
+    def judge_command(self, node: Any) -> bool:
+        """Judge a simple command; True when it is plain: static words only, no assignment,
+        redirect or substitution (all it does is in its words)."""
         words: list[Word] = []
         feeds = []  # redirects that feed stdin: a here-string or a process substitution
         redirects: list[Any] = []
@@ -448,6 +475,8 @@ class Walker:
                 if "*" in word.source or "?" in word.source or "[" in word.source:
                     searching.check_glob(self.f, word.source)
             check_argv(self.f, words, self.depth)
+        return bool(words) and not (feeds or redirects or prefixes) and \
+            not any(w.dynamic for w in words)
 
     def function(self, node: Any) -> None:
         name_node = node.child_by_field_name("name")
