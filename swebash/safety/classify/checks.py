@@ -6,11 +6,19 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 
 from swebash.safety.classify.model import Findings
-from swebash.safety.paths import SYSTEM_DIRS, check_path, expand, read_place, within
+from swebash.safety.paths import (
+    HOME_READS,
+    check_path,
+    expand,
+    read_place,
+    within,
+)
 
-__all__ = ["bounded_glob", "expand", "globbed", "read_path", "write_target"]
+__all__ = ["bounded_glob", "class_path", "code_files", "expand", "globbed", "read_path",
+           "write_target"]
 
 GLOB_CHARS = frozenset("*?[")
 MAX_GLOB = 200
@@ -62,18 +70,52 @@ def globbed(f: Findings, path: str, cwd: str) -> list[str]:
     return [path, *matches]
 
 
+# where installed code lives: the system's program and library directories and the home's
+# toolchains and package caches — not /dev/shm, /proc, /var/spool or /root, which anyone or
+# anything may have written
+INSTALLED = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/etc",
+             "/snap", "/nix/store", "/run/current-system")
+
+
 def code_from(f: Findings, label: str, path: str, dynamic: bool = False) -> None:
     """A script, makefile or module file a program will run: the working tree's own code and
-    installed code (system directories) are what the other rules judge; code from anywhere
-    else (``bash /tmp/x.sh``, ``make -f ~/Downloads/x.mk``) is unknown — nothing here says
-    what it does."""
+    installed code (``INSTALLED``, the home's toolchains) are what the other rules judge;
+    code from anywhere else (``bash /tmp/x.sh``, ``make -f ~/Downloads/x.mk``) is unknown —
+    nothing here says what it does."""
     if dynamic or path in ("-", "/dev/stdin") or "://" in path:
         return  # judged by the caller (run-time names, input, URLs)
+    installed = [*INSTALLED, *(os.path.join(f.home, d) for d in HOME_READS)]
     for cwd in f.cwds or [f.cwd]:
         full = os.path.realpath(expand(path, cwd, f.home))
-        if not in_tree(f, full) and not any(within(full, d) for d in SYSTEM_DIRS):
+        if not in_tree(f, full) and not any(within(full, d) for d in installed):
             f.ask_unknown(f"{label}: runs code from {path[:40]}, outside the working tree")
             return
+
+
+# files a runner takes as the program (`go run x.go`, `deno run x.ts`, `bun x.ts`)
+SOURCE_FILE = re.compile(r"\.(go|[cm]?[jt]sx?|py|rb|php|pl|lua|jar|java|kts?|groovy|scala|"
+                         r"swift|wasm|sh)$")
+
+
+def code_files(f: Findings, label: str, words: list[str], dynamic: list[bool]) -> None:
+    """The words of a runner's verb that name a program file or a directory of one (they
+    hold a ``/`` or a source file's extension): each is judged by where it comes from."""
+    for k, (word, dyn) in enumerate(zip(words, dynamic, strict=True)):
+        if k and words[k - 1] in OUTPUT_OPTIONS:
+            continue  # where the build goes, judged as a write by the runner's rules
+        if not word.startswith("-") and "://" not in word and (
+                "/" in word or SOURCE_FILE.search(word)):
+            code_from(f, label, word, dyn)
+
+
+OUTPUT_OPTIONS = frozenset({"-o", "--output", "--outfile", "--out-dir", "--outdir"})
+
+
+def class_path(f: Findings, label: str, value: str, dynamic: bool) -> None:
+    """A Java class path: each entry (``a.jar:lib/*:classes``) is code that runs."""
+    for entry in value.split(":"):
+        if entry:
+            code_from(f, label, entry.removesuffix("/*").removesuffix("*") or ".", dynamic)
 
 
 def in_tree(f: Findings, path: str) -> bool:

@@ -14,7 +14,7 @@ import os
 import re
 import shlex
 
-from swebash.safety.classify import carriers, roles, suspicion
+from swebash.safety.classify import carriers, hosts, roles, suspicion
 from swebash.safety.classify.checks import bounded_glob, in_tree
 from swebash.safety.classify.grammar import Effect, Spec
 from swebash.safety.classify.hooks import HOOKS, PREPS
@@ -187,6 +187,10 @@ def judge_command(f: Findings, name: str, argv: list[str], dynamic: list[bool],
         if f.cwds is not None and not dynamic[0] and \
                 all(in_tree(f, expand(argv[0], cwd, f.home)) for cwd in f.cwds):
             f.ask(f"{name}: runs a program from the working tree ({argv[0][:40]})")
+            remote = hosts.remote_in(argv[1:])
+            if remote:  # `./xmrig -o pool.example:443`: what it sends there is not known
+                f.ask(f"{name}: a program of the working tree given a remote address "
+                      f"({remote})", True)
         else:
             f.ask_unknown(f"{name}: runs a program from {argv[0][:40]}, outside the working "
                           "tree and not an installed one")

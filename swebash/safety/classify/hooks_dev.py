@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 
 from swebash.safety.classify import roles
-from swebash.safety.classify.checks import code_from, read_path
+from swebash.safety.classify.checks import class_path, code_files, code_from, read_path
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
 from swebash.safety.paths import expand, within
@@ -154,6 +154,15 @@ def java(f: Findings, p: Parsed, depth: int) -> None:
     words = p.argv[1:]
     if any(JAVA_DANGER.match(w) for w in words):
         f.ask(f"{p.name}: loads an agent or runs a command on an event", True)
+    for k, word in enumerate(words):  # the code it runs: a jar, a class path, a source file
+        dyn = p.dynamic[k + 2] if k + 2 < len(p.dynamic) else False
+        if word in ("-jar", "-cp", "-classpath", "--class-path", "-p", "--module-path") \
+                and k + 1 < len(words):
+            class_path(f, p.name, words[k + 1], dyn)
+        elif word.startswith(("--class-path=", "--module-path=")):
+            class_path(f, p.name, word.split("=", 1)[1], p.dynamic[k + 1])
+        elif not word.startswith("-") and word.endswith(".java"):
+            code_from(f, p.name, word, p.dynamic[k + 1])
     if not all(w in ("-version", "--version", "-showversion", "--show-version", "-help",
                      "--help", "-h", "-X", "--help-extra", "-fullversion",
                      "--full-version", "--list-modules") or w.startswith("-XshowSettings")
@@ -434,12 +443,20 @@ def config_set(f: Findings, p: Parsed, depth: int) -> None:
 def deno_remote(f: Findings, p: Parsed, depth: int) -> None:
     if any("://" in a.text for a in p.operands):
         f.ask("deno: runs code fetched from a URL", True)
+    runner_files(f, p)
 
 
 def go_exec(f: Findings, p: Parsed, depth: int) -> None:
     if any(w.startswith(("-toolexec", "-exec", "-vettool", "--toolexec", "--exec"))
            for w in p.argv):
         f.ask("go: runs the program it is given", True)
+    runner_files(f, p)
+
+
+def runner_files(f: Findings, p: Parsed) -> None:
+    """``go run /tmp/x.go``, ``bun run ~/Downloads/x.ts``: the files after the verb."""
+    start = p.argv.index(p.verbs[-1]) + 1 if p.verbs and p.verbs[-1] in p.argv else 1
+    code_files(f, " ".join([p.name, *p.verbs]), p.argv[start:], p.dynamic[start:])
 
 
 def rpm(f: Findings, p: Parsed, depth: int) -> None:
@@ -627,5 +644,6 @@ HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
     "npm_audit": npm_audit, "npm_config_get": npm_config_get, "poetry_config": config_set,
     "conda_config": config_set, "bundle_config": config_set, "composer_config": config_set,
     "deno_remote": deno_remote, "go_exec": go_exec, "rpm": rpm, "pacman": pacman,
+    "runner_files": lambda f, p, depth: runner_files(f, p),
     "nix_env": nix_env,
 }

@@ -10,10 +10,12 @@ particular command line.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 
 from swebash.safety.classify import hooks_launch, processes
+from swebash.safety.classify.checks import expand, in_tree, read_path
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
 
@@ -231,7 +233,37 @@ def xattr(f: Findings, p: Parsed, depth: int) -> None:
         f.ask("xattr: changes a file's extended attributes")
 
 
+# trufflehog's sources that are this machine's files; every other one (github, s3, docker,
+# postman…) is read from a service with the credentials it is given or finds
+LOCAL_SOURCES = frozenset({"filesystem", "git"})
+
+
+def trufflehog(f: Findings, p: Parsed, depth: int) -> None:
+    """A secret scanner that, unless told not to, sends each secret it finds to the service
+    it belongs to, to check that it works: what it finds leaves the machine."""
+    words = [w for w in p.argv[1:] if not w.startswith("-")]
+    source = words[0] if words else ""
+    if "--no-verification" not in p.argv:
+        f.ask("trufflehog: sends each secret it finds to its service to check it (unless "
+              "--no-verification)", True)
+    if source not in LOCAL_SOURCES or any("://" in w and not w.startswith("file://")
+                                          for w in words[1:]):
+        f.ask(f"trufflehog: scans {source[:20] or 'a source'} outside this machine, with the "
+              "credentials it finds or is given", True)
+        return
+    f.ask("trufflehog: prints the secrets it finds")
+    for path in words[1:] or ["."]:
+        path = path.removeprefix("file://")
+        read_path(f, path)
+        if not all(in_tree(f, os.path.realpath(expand(path, cwd, f.home)))
+                   for cwd in f.cwds or [f.cwd]):
+            f.ask(f"trufflehog: collects the secrets of {path[:30]}, outside the working tree",
+                  True)
+            return
+
+
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
+    "trufflehog": trufflehog,
     "ffmpeg_capture": ffmpeg, "npm_pkg_set": npm_pkg_set, "mesg": mesg, "pydoc": pydoc,
     "xattr": xattr, "gstreamer": gstreamer, "sox": sox, "pw_cat": pw_cat,
     "cpulimit": cpulimit, "pid_tool": pid_tool, "cgclassify": cgclassify,

@@ -165,3 +165,27 @@ def credentials_in(rest: str) -> bool:
         return False
     user, colon, password = info.partition(":")
     return bool(colon and (password or user)) or bool(TOKEN_SHAPE.search(user))
+
+
+# a word that names a place on the network: a URL, `host:port` or an IPv4 address
+HOST_PORT = re.compile(r"^(?:[\w-]+://)?(?:[^@/\s]*@)?(\[[0-9a-fA-F:.]+\]|[\w.-]+\.[a-zA-Z]{2,}|"
+                       r"\d{1,3}(?:\.\d{1,3}){3})(?::(\d{1,5}))?(?:[/?#]\S*)?$")
+
+
+def remote_in(words: list[str]) -> str | None:
+    """The first host other than this machine that ``words`` name as a network address
+    (``-o pool.example:443``, ``--url=https://x.example/``, ``10.0.0.5``) — a file name
+    like ``notes.txt`` names none: a name needs a port or a scheme, an address neither."""
+    for word in words:
+        value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+        match = HOST_PORT.match(value)
+        if match is None or not ("://" in value or match.group(2) or
+                                 re.fullmatch(r"[\d.]+", match.group(1))):
+            continue
+        name = normalise(match.group(1).strip("[]")) or ""
+        found = address(name) if name else None
+        if not name or name == "localhost" or name.endswith(".localhost") or (
+                found is not None and (found.is_loopback or found.is_unspecified)):
+            continue
+        return match.group(1)[:40]
+    return None

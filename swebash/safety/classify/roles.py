@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from urllib.parse import parse_qsl
 
 from swebash.safety.classify import hosts
 from swebash.safety.classify.checks import read_path, write_target
@@ -218,7 +219,24 @@ def url_reason(rest: str) -> str | None:
     """Why a URL (the part after ``scheme://``) is not a plain public address."""
     if hosts.credentials_in(rest):
         return "sends credentials written in the URL"
+    if "?" in rest and command_in_query(rest.split("?", 1)[1]):
+        return "sends a shell command in the URL's query (a web shell runs it)"
     return hosts.judge(url_host(rest))
+
+
+# a query parameter a web shell or an injectable page runs (`shell.php?cmd=id`), and a value
+# written as shell syntax (`?q=x;id`, `?file=$(id)`)
+COMMAND_PARAMETER = re.compile(r"(?i)^(cmd\w*|command|exec(ute)?|shell|system|eval|"
+                               r"powershell|bash|sh)$")
+SHELL_SYNTAX = re.compile(r"\$\(|`|\$\{IFS|[;|]\s*(id|whoami|uname|cat|wget|curl|nc|ncat|bash|"
+                          r"sh|python3?|perl|php|ruby|rm|chmod|busybox)\b")
+
+
+def command_in_query(query: str) -> bool:
+    for name, value in parse_qsl(query.split("#", 1)[0], keep_blank_values=True):
+        if value and (COMMAND_PARAMETER.match(name) or SHELL_SYNTAX.search(value)):
+            return True
+    return False
 
 
 def url_host(rest: str) -> str:

@@ -15,6 +15,7 @@ import functools
 import re
 
 from swebash.safety.classify import envflow, roles
+from swebash.safety.classify.checks import code_from
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
 
@@ -30,6 +31,8 @@ def sed(f: Findings, p: Parsed, depth: int) -> None:
     operands = list(p.operands)
     if p.has("-f", "--file"):
         f.ask("sed: runs a script file it is given")
+        for script in p.values("-f", "--file"):  # GNU sed's `e` runs commands
+            code_from(f, "sed -f", script)
     elif not scripts and operands:
         first = operands.pop(0)
         if first.dynamic:

@@ -100,8 +100,10 @@ define("vim vi nvim ex view gvim vimdiff rvim rview evim emacs emacsclient nano 
 LINT = "--version --help -h -V"
 define("shellcheck yamllint hadolint actionlint pycodestyle pydocstyle vulture cppcheck "
        "jsonlint flake8 codespell markdownlint mdl checkmake tflint ktlint stylelint "
-       "pyflakes bandit gitleaks trufflehog typos lychee", lambda: prog(
+       "pyflakes bandit gitleaks typos lychee", lambda: prog(
            args="p*", raw=True, hook="linter", info=LINT))
+define("trufflehog", lambda: prog(args="p*", raw=True, hook="trufflehog",
+                                  info="--version --help -h --help-long"))
 define("ruff black isort gofmt goimports rustfmt autopep8 yapf shfmt clang-format "
        "prettier dprint taplo stylua biome buildifier terraform-fmt mypy pylint eslint "
        "pyright", lambda: prog(args="p*", raw=True, hook="formatter", info=LINT))

@@ -243,7 +243,7 @@ define("bun", lambda: prog(
           "remove rm": does(REMOVE, True),
           "publish": does(PUBLISHES, True),
           "run x unlink test build create init patch outdated": does(
-              "runs code or changes packages")}))
+              "runs code or changes packages", hook="runner_files")}))
 define("deno", lambda: prog(
     "-q --quiet --log-level:", info="--version -V --help -h",
     subs={"eval": does("runs inline code", True),
