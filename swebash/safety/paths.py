@@ -67,7 +67,8 @@ SECRET_NAME = re.compile(
     r"[^/]*\.tfvars|credentials(\.json|\.toml|\.yml|\.yaml|\.xml)?|\.?htpasswd|"
     r"master\.key|secrets?\.(ya?ml|json|toml|env)|service[-_]?account[^/]*\.json|"
     r"token(\.json)?|\.vault-token|[^/]*\.gpg|[^/]*_rsa|[^/]*\.ovpn|[^/]+\.env|"
-    r"[^/]*\.secrets?|secrets?/.*)$", re.I)
+    r"[^/]*\.secrets?|secrets?/.*|core\.\d+|[^/]+\.core|[^/]+\.dmp|[^/]+\.hprof|"
+    r"[^/]*\.keyring|kubeconfig[^/]*|[^/]*\.kubeconfig)$", re.I)
 # `*.pem` holds a certificate as often as a key: a name that says certificate is public.
 PEM = re.compile(r"(^|/)[^/]*\.pem$", re.I)
 CERT_NAME = re.compile(r"(^|/)[^/]*(cert|chain|\bca\b|ca[-_.]|bundle|pub)[^/]*\.pem$", re.I)
@@ -81,7 +82,15 @@ SECRET_SYSTEM = re.compile(
     r"fdinfo|root|cwd|exe|map_files)(/.*)?|"
     r"/proc/(kcore|kallsyms|kmem)|/var/lib/(secrets|sss)(/.*)?|/etc/letsencrypt(/.*)?|/(var/)?run/secrets(/.*)?|"
     r"/var/lib/kubelet(/.*)?|/root(/.*)?|/var/lib/docker(/.*)?|/var/backups(/.*)?|"
-    r"/sys/firmware(/.*)?)$", re.I)
+    r"/sys/firmware(/.*)?|"
+    # a cluster's admin and component credentials, VPN and dial-up secrets, a database's
+    # maintenance login, Ceph's keys
+    r"/etc/kubernetes/([^/]+\.conf|pki(/.*)?)|/etc/rancher(/.*)?|/var/lib/rancher(/.*)?|"
+    r"/etc/ipsec\.secrets|/etc/ppp/(chap|pap)-secrets|/etc/openvpn(/.*)?|"
+    r"/etc/pki/tls/private(/.*)?|/etc/mysql/debian\.cnf|/etc/ceph/[^/]*keyring[^/]*|"
+    # memory images: what a process held (passwords, keys) lies in its core dump
+    r"/var/crash(/.*)?|/var/lib/systemd/coredump(/.*)?|/var/lib/apport/coredump(/.*)?)$",
+    re.I)
 # What makes a file's content secret. An AWS secret counts with its value (40 characters after
 # `=`): code that merely names the setting (boto, docs) is not a secret.
 PRIVATE_KEY = re.compile(rb"PRIVATE KEY-----|OPENSSH PRIVATE|PuTTY-User-Key-File|"

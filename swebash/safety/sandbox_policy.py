@@ -44,6 +44,12 @@ SYSTEM_SECRETS = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-"
                   "/etc/sudoers", "/etc/sudoers.d", "/etc/ssl/private", "/etc/wireguard",
                   "/etc/NetworkManager/system-connections", "/run/secrets", "/var/run/secrets",
                   "/var/lib/secrets", "/etc/ssh/ssh_host_*key", "/etc/*.keytab",
+                  # a cluster's admin credentials, VPN secrets, core dumps (paths.SECRET_SYSTEM)
+                  "/etc/kubernetes/pki", "/etc/kubernetes/*.conf", "/etc/rancher",
+                  "/var/lib/rancher", "/etc/ipsec.secrets", "/etc/ppp/chap-secrets",
+                  "/etc/ppp/pap-secrets", "/etc/openvpn", "/etc/pki/tls/private",
+                  "/etc/mysql/debian.cnf", "/var/crash", "/var/lib/systemd/coredump",
+                  "/var/lib/apport/coredump",
                   # sockets that hand out power outside the sandbox (docker = root, the user
                   # bus can start services, the agent signs with the user's keys)
                   "/run/docker.sock", "/var/run/docker.sock", "/run/podman",

@@ -128,3 +128,29 @@ def test_a_local_scan_of_the_tree_without_verification_only_asks(check: Check) -
     verdict = check("trufflehog filesystem . --no-verification")
     assert verdict.decision == "ask" and not verdict.dangerous, verdict
     assert check("trufflehog --version").decision == "allow"
+
+
+# found with Elastic's Linux rules: credentials a system keeps outside the home, and memory
+# images (a core dump holds what the process held: passwords, keys)
+SYSTEM_CREDENTIALS = [
+    "cat /etc/kubernetes/admin.conf",
+    "cp /etc/kubernetes/pki/ca.key .",
+    "cat /etc/rancher/k3s/k3s.yaml",
+    "grep -a PSK /etc/ipsec.secrets",
+    "strings /tmp/.dump/2211.core | grep -i pass",
+    "strings /var/lib/systemd/coredump/core.sshd.0.1234.zst",
+    "cat app.kubeconfig",
+]
+NOT_CREDENTIALS = ["ls src/core", "cat src/core/x.py",
+                   "cat /etc/kubernetes/manifests/kube-apiserver.yaml"]
+
+
+@pytest.mark.parametrize("command", SYSTEM_CREDENTIALS)
+def test_system_credentials_and_core_dumps_are_secret(command: str, check: Check) -> None:
+    verdict = check(command)
+    assert verdict.decision == "deny" and verdict.dangerous, verdict
+
+
+@pytest.mark.parametrize("command", NOT_CREDENTIALS)
+def test_a_directory_named_core_or_a_manifest_is_not(command: str, check: Check) -> None:
+    assert check(command).decision == "allow"
