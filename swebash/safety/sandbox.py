@@ -206,8 +206,9 @@ class OsSandbox:
         backend = self.backend()  # decides whether the proxy's namespace is made
         with self._lock:
             if self._supervisor is None:
-                self._supervisor = Supervisor(netns=backend == "bwrap"
-                                              and self.network == "proxy")
+                self._supervisor = Supervisor(
+                    netns=backend == "bwrap" and self.network == "proxy",
+                    offline=backend == "bwrap" and self.network == "off")
             supervisor = self._supervisor
         supervisor.start()
         return supervisor
@@ -271,16 +272,22 @@ class OsSandbox:
             return WriteMap(policy.landlock_writable)
         return WriteMap(policy.writable, (*policy.readonly, *policy.hidden))
 
-    def confinement(self, policy: Policy, cwd: str, audit: bool) -> Confinement:
+    def confinement(self, policy: Policy, cwd: str, audit: bool,
+                    shared_offline: bool = False) -> Confinement:
+        """``shared_offline``: with network "off", enter the supervisor's offline namespace
+        (commands it starts; a launcher makes its own)."""
         backend = self.backend()
         watch = audit and policy.network != "on"
         if backend == "bwrap":
             # the network namespace does the confining: INET sockets may be made (bwrap needs
             # one to bring the loopback up), unix sockets still may not
+            offline = shared_offline and policy.network == "off"
             argv = sandbox_bwrap.bwrap_argv(sandbox_bwrap.BwrapPolicy(
-                policy.mounts, policy.hidden, policy.network), cwd)
+                policy.mounts, policy.hidden, policy.network, offline), cwd)
             return Confinement("bwrap", tuple(argv), sockets="on", audit=audit,
-                               watch_connect=watch, join_netns=policy.network == "proxy")
+                               watch_connect=watch,
+                               join_netns="proxy" if policy.network == "proxy" else
+                               "offline" if offline else "")
         if backend == "landlock":
             proxy = self.proxy()
             grants = self._scans.get(("landlock", policy.guarded), lambda seen: (
@@ -320,7 +327,8 @@ class OsSandbox:
                           f"({self.supervisor().netns_error}); set [sandbox] network = "
                           "\"off\" or \"on\"")
         audit = sandbox_seccomp.supported()
-        confine = self.confinement(policy, cwd, audit)
+        confine = self.confinement(policy, cwd, audit, backend == "bwrap" and
+                                   self.supervisor().offline)
         writes = self.write_map(policy)
         write_map = {"writable": list(writes.writable), "readonly": list(writes.readonly)}
         ignore = [os.path.realpath(confine.bwrap[0])] if confine.bwrap else []
@@ -388,7 +396,7 @@ class OsSandbox:
                 raise OSError(f"the sandbox's network namespace could not be made "
                               f"({supervisor.netns_error or 'unknown reason'})")
             confine = Confinement(confine.backend, confine.bwrap, confine.landlock,
-                                  confine.sockets, audit=False, join_netns=True,
+                                  confine.sockets, audit=False, join_netns="proxy",
                                   netns_paths=netns.paths)
         return launcher_argv(confine, list(argv))
 

@@ -18,9 +18,11 @@ Later mounts cover earlier ones, so the order is the policy:
 ``--cap-drop ALL`` matters when swebash runs as root: bwrap would otherwise keep every capability
 and the command could simply unmount a mask; ``--unshare-user`` (implied for other users) makes
 bwrap empty the bounding set as well, so not even a setuid program can get one back. Network:
-"off" adds ``--unshare-net`` (a loopback of its own, nothing else); "proxy" runs bwrap inside
-the user and network namespace the supervisor made once (``sandbox_supervisor.make_netns``),
-whose loopback reaches only swebash's proxy; "on" shares the host's network.
+"off" runs bwrap inside a loopback-only namespace the supervisor made once (a new one per
+command, ``--unshare-net``, costs about a millisecond; a launcher still makes its own), and
+what a command leaves listening there is reaped with it; "proxy" runs bwrap inside the user
+and network namespace the supervisor made once (``sandbox_supervisor.make_netns``), whose
+loopback reaches only swebash's proxy; "on" shares the host's network.
 ``--die-with-parent`` ends the sandbox with its supervisor; the command's own session comes
 from the supervisor, the seccomp filter (``sandbox_seccomp``) is installed before bwrap
 starts, and applies inside.
@@ -80,6 +82,9 @@ class BwrapPolicy:
     mounts: tuple[tuple[str, bool], ...]  # (real path, writable), in order, over "/" read-only
     hidden: tuple[str, ...]  # existing secret paths (real paths), masked
     network: str  # "off" | "proxy" | "on"
+    # "off" in the supervisor's offline namespace (entered before bwrap starts): no
+    # --unshare-net, which costs about a millisecond per command
+    shared_offline: bool = False
 
 
 def bwrap_argv(policy: BwrapPolicy, cwd: str) -> list[str]:
@@ -90,7 +95,7 @@ def bwrap_argv(policy: BwrapPolicy, cwd: str) -> list[str]:
     # --unshare-user even as root: only in a user namespace does bwrap empty the bounding set
     argv = [path, "--die-with-parent", "--unshare-user", "--cap-drop", "ALL", "--unshare-pid",
             "--unshare-ipc", "--unshare-uts"]
-    if policy.network == "off":
+    if policy.network == "off" and not policy.shared_offline:
         argv.append("--unshare-net")
     argv += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     for place, writable in policy.mounts:

@@ -27,6 +27,8 @@ from swebash.safety import sandbox_audit, sandbox_confine
 from swebash.safety.sandbox_wire import MAX_FDS, MAX_MESSAGE, decode, peek, send
 
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
+# the supervisor's network namespaces, by name ("proxy", "offline"): (user ns fd, net ns fd)
+Namespaces = dict[str, "tuple[int, int] | None"]
 KILL_ROUNDS = 200
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -92,7 +94,7 @@ def kill_tree(leader: int | None, keep: frozenset[int] = frozenset()) -> list[tu
 
 
 def start_child(requests: socket.socket, error_w: int, notify_w: socket.socket,
-                netns_fds: tuple[int, int] | None) -> None:
+                namespaces: Namespaces) -> None:
     """The command's process, forked ahead of time: it waits for its request, then execs.
     Never returns (exec, or ``_exit(127)`` with the reason written to ``error_w``)."""
     try:
@@ -106,17 +108,18 @@ def start_child(requests: socket.socket, error_w: int, notify_w: socket.socket,
         os.dup2(null, 0)
         os.dup2(fds[0], 1)
         os.dup2(fds[1], 2)
-        close_all_but({0, 1, 2, error_w, notify_w.fileno(), *(netns_fds or ())})
+        held = [fd for pair in namespaces.values() for fd in pair or ()]
+        close_all_but({0, 1, 2, error_w, notify_w.fileno(), *held})
         for sig in (signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE, signal.SIGINT):
             signal.signal(sig, signal.SIG_DFL)
         os.chdir(request["cwd"])
         spec = sandbox_confine.Confinement.from_json(request["confine"])
-        listener = sandbox_confine.confine(spec, netns_fds if spec.join_netns else None)
+        listener = sandbox_confine.confine(spec, namespaces.get(spec.join_netns))
         socket.send_fds(notify_w, [b"l"], [listener] if listener is not None else [])
         notify_w.close()
         if listener is not None:
             os.close(listener)
-        for fd in netns_fds or ():
+        for fd in held:
             os.close(fd)
         file, argv = sandbox_confine.exec_argv(spec, list(request["argv"]))
         os.execvpe(file, argv, dict(request["env"]))
@@ -140,9 +143,9 @@ class CommandSupervisor:
     """The per-command supervisor: forked ahead of time with its command's process, which it
     hands the request when one comes (so no fork is on the way from request to exec)."""
 
-    def __init__(self, ctl: socket.socket, netns_fds: tuple[int, int] | None) -> None:
+    def __init__(self, ctl: socket.socket, namespaces: Namespaces) -> None:
         self.ctl = ctl
-        self.netns_fds = netns_fds
+        self.namespaces = namespaces
         self.kill_now = False
         self.denied: list[str] = []
         self.id = 0
@@ -158,7 +161,7 @@ class CommandSupervisor:
         if child == 0:
             for end in (notify_r, to_child, channel):
                 end.close()
-            start_child(requests, error_w, notify_w, self.netns_fds)
+            start_child(requests, error_w, notify_w, self.namespaces)
         for end in (notify_w, requests):
             end.close()
         os.close(error_w)
@@ -170,7 +173,7 @@ class CommandSupervisor:
         self.id = request["id"]
         socket.send_fds(to_child, [raw], fds)  # the message as it came
         to_child.close()
-        for fd in (*fds, *(self.netns_fds or ())):
+        for fd in (*fds, *(fd for pair in self.namespaces.values() for fd in pair or ())):
             with contextlib.suppress(OSError):
                 os.close(fd)
         listener = None

@@ -44,7 +44,9 @@ class Confinement:
     sockets: str = "off"  # sandbox_seccomp.Sockets
     audit: bool = False  # report attempted writes through a seccomp listener
     watch_connect: bool = False  # …and connections (when the network is not "on")
-    join_netns: bool = False  # enter the proxy's network namespace first (bubblewrap)
+    # enter one of the supervisor's network namespaces first (bubblewrap): "proxy", or
+    # "offline" (network "off": a loopback of its own, made once)
+    join_netns: str = ""
     netns_paths: tuple[str, ...] = ()  # (user, net) namespace files, for the MCP launcher
 
     def to_json(self) -> str:
@@ -138,7 +140,8 @@ def confine(spec: Confinement, netns_fds: tuple[int, int] | None = None) -> int 
         return None
     sockets = spec.sockets if spec.sockets in ("off", "proxy", "on") else "off"
     return sandbox_seccomp.install(sockets, spec.audit,  # type: ignore[arg-type]
-                                   spec.audit and spec.watch_connect)
+                                   spec.audit and spec.watch_connect,
+                                   bwrap=spec.backend == "bwrap")
 
 
 def exec_argv(spec: Confinement, argv: list[str]) -> tuple[str, list[str]]:

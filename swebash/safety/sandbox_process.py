@@ -126,10 +126,12 @@ class _Link:
 class Supervisor:
     """One supervisor process for this swebash (started again when it died); thread-safe."""
 
-    def __init__(self, *, netns: bool = False) -> None:
+    def __init__(self, *, netns: bool = False, offline: bool = False) -> None:
         self.want_netns = netns
+        self.want_offline = offline
         self.netns: Netns | None = None
         self.netns_error = ""
+        self.offline = False  # a shared namespace for network "off" exists (bubblewrap)
         self._lock = threading.Lock()
         self._send_lock = threading.Lock()
         self._link: _Link | None = None
@@ -165,7 +167,7 @@ class Supervisor:
             os.path.abspath(wire.__file__))))
         boot = (f"import sys; sys.path.insert(0, {parent!r}); "
                 "from swebash.safety.sandbox_supervisor import main; main()")
-        options = json.dumps({"netns": self.want_netns})
+        options = json.dumps({"netns": self.want_netns, "offline": self.want_offline})
         try:
             proc = subprocess.Popen(
                 [sys.executable, "-I", "-c", boot, str(theirs.fileno()), options],
@@ -283,6 +285,7 @@ class Supervisor:
                 self.netns = Netns(socket.socket(fileno=fds.pop(0)), int(message["netns_port"]),
                                    (f"/proc/{holder}/ns/user", f"/proc/{holder}/ns/net"))
             self.netns_error = str(message.get("netns_error", ""))
+            self.offline = bool(message.get("offline"))
             link.ready.set()
         for fd in fds:
             os.close(fd)

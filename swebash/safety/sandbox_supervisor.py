@@ -65,12 +65,14 @@ _libc = ctypes.CDLL(None, use_errno=True)
 # ---------------------------------------------------------------------------- the proxy's netns
 
 
-def make_netns() -> tuple[socket.socket, int, int, int]:
+def make_netns(listen: bool = True) -> tuple[socket.socket | None, int, int, int]:
     """(listening socket on the namespace's 127.0.0.1, user ns fd, net ns fd, holder pid).
 
     A forked holder enters new user and network namespaces (its uid and gid mapped to
     themselves), brings the loopback up, listens, hands the socket and both namespaces back and
-    then waits for this process to end (its /proc entry names the namespaces for launchers)."""
+    then waits for this process to end (its /proc entry names the namespaces for launchers).
+    ``listen=False``: the namespace of ``network = "off"``, a loopback with nothing on it —
+    made once, as a new one for each command costs bubblewrap about a millisecond."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     uid, gid = os.getuid(), os.getgid()
     holder = os.fork()
@@ -88,8 +90,9 @@ def make_netns() -> tuple[socket.socket, int, int, int]:
                 fcntl.ioctl(probe, SIOCSIFFLAGS,
                             struct.pack("16sH14s", b"lo", IFF_UP | IFF_RUNNING, b""))
             listener = socket.socket()
-            listener.bind(("127.0.0.1", 0))
-            listener.listen(128)
+            if listen:
+                listener.bind(("127.0.0.1", 0))
+                listener.listen(128)
             user = os.open("/proc/self/ns/user", os.O_RDONLY | os.O_CLOEXEC)
             net = os.open("/proc/self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
             socket.send_fds(theirs, [b"ok"], [listener.fileno(), user, net])
@@ -106,8 +109,10 @@ def make_netns() -> tuple[socket.socket, int, int, int]:
             os.close(fd)
         raise OSError(errno.EPERM, data.decode(errors="replace") or "no network namespace")
     ours.detach()  # kept open: the holder waits for its end of file, i.e. for our exit
-    listener = socket.socket(fileno=fds[0])
-    return listener, fds[1], fds[2], holder
+    if not listen:
+        os.close(fds[0])
+        return None, fds[1], fds[2], holder
+    return socket.socket(fileno=fds[0]), fds[1], fds[2], holder
 
 
 # ---------------------------------------------------------------------------- the main loop
@@ -119,7 +124,9 @@ class Supervisor:
         self.options = options
         self.commands: dict[int, str] = {}  # per-command supervisor pid -> request id
         self.netns_fds: tuple[int, int] | None = None
+        self.offline_fds: tuple[int, int] | None = None  # network "off" (bubblewrap)
         self.holder = 0
+        self.offline_holder = 0
         self.spare: tuple[int, socket.socket] | None = None  # a forked, waiting supervisor
 
     def run(self) -> None:
@@ -132,8 +139,9 @@ class Supervisor:
         signal.signal(signal.SIGCHLD, lambda *_: None)
         for sockets in ("off", "proxy", "on"):  # built once here, not in every child
             for audit, watch in ((False, False), (True, False), (True, True)):
-                with contextlib.suppress(OSError):
-                    sandbox_seccomp.program(sockets, audit, watch)
+                for bwrap in (False, True):  # (called as install calls it: one cache key)
+                    with contextlib.suppress(OSError):
+                        sandbox_seccomp.program(sockets, audit, watch, bwrap=bwrap)
         self.ready()
         gc.freeze()  # what exists now is never collected: forks copy fewer pages
         self.prefork()
@@ -161,11 +169,19 @@ class Supervisor:
         if self.options.get("netns"):
             try:
                 listener, user, net, self.holder = make_netns()
+                assert listener is not None
                 self.netns_fds = (user, net)
                 reply.update(netns_port=listener.getsockname()[1], holder=self.holder)
                 fds = [listener.fileno()]
             except OSError as exc:
                 reply["netns_error"] = exc.strerror or str(exc)
+        if self.options.get("offline"):
+            try:
+                _none, user, net, self.offline_holder = make_netns(listen=False)
+                self.offline_fds = (user, net)
+                reply["offline"] = True
+            except OSError:
+                pass  # each command makes its own (bwrap --unshare-net)
         send(self.ctl, reply, fds)
         for fd in fds:
             os.close(fd)
@@ -184,7 +200,8 @@ class Supervisor:
             for sig in (signal.SIGCHLD, signal.SIGTERM):
                 signal.signal(sig, signal.SIG_DFL)
             try:
-                CommandSupervisor(self.ctl, self.netns_fds).run(theirs)
+                CommandSupervisor(self.ctl, {"proxy": self.netns_fds,
+                                             "offline": self.offline_fds}).run(theirs)
             finally:
                 os._exit(0)
         theirs.close()
@@ -230,7 +247,8 @@ class Supervisor:
             self.prefork()  # nothing runs now: the model is reading the result
 
     def _keep(self) -> frozenset[int]:
-        return frozenset({*self.commands, self.holder, *(self.spare[:1] if self.spare else ())})
+        return frozenset({*self.commands, self.holder, self.offline_holder,
+                          *(self.spare[:1] if self.spare else ())})
 
     def shutdown(self) -> None:
         if self.spare is not None:
@@ -243,7 +261,7 @@ class Supervisor:
             for pid, _status in reap_all():
                 self.commands.pop(pid, None)
             time.sleep(0.005)
-        kill_tree(None, keep=frozenset({self.holder}))
+        kill_tree(None, keep=frozenset({self.holder, self.offline_holder}))
         os._exit(0)
 
 

@@ -298,3 +298,25 @@ def test_a_refused_write_is_known_from_the_sandbox(world: World, backend: str) -
     assert result["exit_code"] == 3 and not os.path.exists(target)
     assert result["blocked"] is not None and target in result["blocked"]
     assert "write outside" in result["blocked"]
+
+
+def test_the_shared_offline_namespace_carries_nothing_between_commands(world: World) -> None:
+    """With bubblewrap and no network, commands enter one loopback-only namespace the
+    supervisor made once: what one command leaves listening there ends with it, and the
+    next one reaches neither that port nor the host's."""
+    if available("bwrap") is not None:
+        pytest.skip("bubblewrap does not work here")
+    sandbox = make_sandbox(world, "bwrap")
+    port = random.randint(20000, 40000)
+    listen = (f"python3 -c \"import socket, time; s = socket.socket(); "
+              f"s.bind(('127.0.0.1', {port})); s.listen(); time.sleep(30)\"")
+    connect = (f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), "
+               f"1); print('reached')\"")
+    first = run(f"nohup {listen} >/dev/null 2>&1 & sleep 0.5; {connect}", world, sandbox,
+                keep=True)
+    assert first["stdout"].strip() == "reached"  # the same command reaches its own listener
+    assert sandbox.supervisor().offline
+    assert "--unshare-net" not in sandbox.confinement(sandbox.policy(str(world.work), {}),
+                                                      str(world.work), True, True).bwrap
+    second = run(connect, world, sandbox)
+    assert "reached" not in second["stdout"]
