@@ -116,6 +116,9 @@ class _Link:
         self.pending: dict[int, SupervisedProcess] = {}
         self.ready = threading.Event()  # said ready, or ended
         self.ended = False  # its reader saw the end of the socket
+        # (pid, channel) of the helper the supervisor forked for the next command: a request
+        # goes straight to it, then the supervisor is told it was taken
+        self.spare: tuple[int, socket.socket] | None = None
 
     def dead(self) -> bool:
         """The process has exited. Its socket can still look open for a moment: the helpers it
@@ -132,7 +135,7 @@ class Supervisor:
         self.netns: Netns | None = None
         self.netns_error = ""
         self.offline = False  # a shared namespace for network "off" exists (bubblewrap)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # (re-entered: start() hangs up a dead link under it)
         self._send_lock = threading.Lock()
         self._link: _Link | None = None
         self._next = 0
@@ -181,10 +184,16 @@ class Supervisor:
             theirs.close()
         return _Link(ours, proc)
 
-    @staticmethod
-    def _hang_up(link: _Link) -> None:
+    def _hang_up(self, link: _Link) -> None:
+        self._drop_spare(link)  # it reads end of file and exits
         with contextlib.suppress(OSError):
             link.sock.shutdown(socket.SHUT_RDWR)
+
+    def _drop_spare(self, link: _Link) -> None:
+        with self._lock:
+            spare, link.spare = link.spare, None
+        if spare is not None:
+            spare[1].close()
 
     def close(self) -> None:
         """End every command and the supervisor (idempotent)."""
@@ -227,7 +236,8 @@ class Supervisor:
         try:
             if link.ended:
                 raise OSError(errno.EPIPE, "the sandbox supervisor ended")
-            self._send(link, message, [out_w, err_w])
+            if not self._to_spare(link, message, [out_w, err_w]):
+                self._send(link, message, [out_w, err_w])
         except OSError:
             proc.close_pipes()
             raise
@@ -248,6 +258,23 @@ class Supervisor:
             with contextlib.suppress(OSError):
                 self._send(link, {"op": "kill", "id": ident}, [])
 
+    def _to_spare(self, link: _Link, message: dict[str, Any], fds: list[int]) -> bool:
+        """Hand the request to the waiting helper; False when there is none (or it is gone:
+        the supervisor then forks one for it)."""
+        with self._lock:
+            spare, link.spare = link.spare, None
+        if spare is None:
+            return False
+        pid, channel = spare
+        try:
+            wire.send(channel, message, fds)
+        except OSError:
+            return False
+        finally:
+            channel.close()
+        self._send(link, {"op": "taken", "pid": pid, "id": message["id"]}, [])
+        return True
+
     def _send(self, link: _Link, message: dict[str, Any], fds: list[int]) -> None:
         with self._send_lock:
             wire.send(link.sock, message, fds)
@@ -264,6 +291,7 @@ class Supervisor:
                 break
             self._dispatch(link, message, fds)
         # the supervisor is gone: so are its commands
+        self._drop_spare(link)
         with self._lock:
             pending, link.pending = link.pending, {}
             link.ended = True
@@ -287,6 +315,13 @@ class Supervisor:
             self.netns_error = str(message.get("netns_error", ""))
             self.offline = bool(message.get("offline"))
             link.ready.set()
+        elif op == "spare" and fds:
+            channel = socket.socket(fileno=fds.pop(0))
+            channel.set_inheritable(False)
+            with self._lock:
+                old, link.spare = link.spare, (int(message.get("pid", 0)), channel)
+            if old is not None:
+                old[1].close()
         for fd in fds:
             os.close(fd)
         with self._lock:

@@ -128,6 +128,10 @@ class Supervisor:
         self.holder = 0
         self.offline_holder = 0
         self.spare: tuple[int, socket.socket] | None = None  # a forked, waiting supervisor
+        # the spare whose channel swebash holds: it sends the next request straight to it (one
+        # process and one wake-up fewer on the way to the command) and then says "taken"
+        self.lent = 0
+        self.gone: set[int] = set()  # helpers reaped before swebash said it took them
 
     def run(self) -> None:
         prctl(PR_SET_CHILD_SUBREAPER, 1)
@@ -149,7 +153,7 @@ class Supervisor:
             with contextlib.suppress(InterruptedError):
                 # the next spare is forked when nothing else happens: a fork competes for the
                 # CPU with the command being started
-                idle = PREFORK_DELAY if self.spare is None else None
+                idle = PREFORK_DELAY if self.spare is None and not self.lent else None
                 ready, _, _ = select.select([self.ctl.fileno(), wake_r], [], [], idle)
                 if not ready:
                     self.prefork()
@@ -188,7 +192,20 @@ class Supervisor:
 
     def prefork(self) -> None:
         """Fork the next per-command supervisor now, so a request finds it waiting (a fork of
-        this process is the slowest step of starting a command)."""
+        this process is the slowest step of starting a command), and lend it to swebash."""
+        if self.spare is not None or self.lent:
+            return
+        self.fork_spare()
+        assert self.spare is not None
+        pid, ours = self.spare
+        try:
+            send(self.ctl, {"op": "spare", "pid": pid}, [ours.fileno()])
+        except OSError:
+            return  # kept for a request that comes through here
+        ours.close()
+        self.spare, self.lent = None, pid
+
+    def fork_spare(self) -> None:
         if self.spare is not None:
             return
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -209,8 +226,8 @@ class Supervisor:
 
     def handle(self, message: dict[str, Any], raw: bytes, fds: list[int]) -> None:
         op = message.get("op")
-        if op == "spawn":
-            self.prefork()
+        if op == "spawn":  # swebash held no spare: through here, as before lending
+            self.fork_spare()
             assert self.spare is not None
             pid, channel = self.spare
             self.spare = None
@@ -221,6 +238,14 @@ class Supervisor:
                                         "message": "the sandbox supervisor lost a helper"})
             channel.close()
             self.commands[pid] = message["id"]
+        elif op == "taken":
+            pid = int(message.get("pid", 0))
+            if pid == self.lent:
+                self.lent = 0
+            if pid in self.gone:
+                self.gone.discard(pid)  # it has already ended (and said so itself)
+            elif pid:
+                self.commands[pid] = message["id"]
         elif op == "kill":
             for pid, ident in self.commands.items():
                 if ident == message.get("id"):
@@ -232,6 +257,12 @@ class Supervisor:
 
     def reap(self) -> None:
         for pid, status in reap_all():
+            if pid == self.lent:
+                self.lent = 0  # swebash dropped it (a new link, a failed send)
+            if pid not in self.commands:
+                if len(self.gone) > 256:
+                    self.gone.clear()
+                self.gone.add(pid)
             ident = self.commands.pop(pid, None)
             if ident is not None and status != 0:
                 # a per-command supervisor died before reporting: its command is orphaned
@@ -247,7 +278,7 @@ class Supervisor:
             self.prefork()  # nothing runs now: the model is reading the result
 
     def _keep(self) -> frozenset[int]:
-        return frozenset({*self.commands, self.holder, self.offline_holder,
+        return frozenset({*self.commands, self.holder, self.offline_holder, self.lent,
                           *(self.spare[:1] if self.spare else ())})
 
     def shutdown(self) -> None:

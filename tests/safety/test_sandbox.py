@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -201,6 +202,32 @@ def test_a_missing_backend_is_said_once(world: World) -> None:
 def test_secret_names_are_judged_by_name_not_location() -> None:
     assert secret_name(".env") and secret_name("deploy/id_rsa") and secret_name(".ssh/config")
     assert not secret_name("src/app.py") and not secret_name("id_rsa.pub")
+
+
+def test_a_command_goes_straight_to_the_helper_forked_for_it(world: World,
+                                                            backend: str) -> None:
+    """The supervisor lends swebash the helper it forked ahead of time: a request goes to it
+    directly, so a command starts and ends (and says so) even while the supervisor itself
+    cannot run."""
+    sandbox = make_sandbox(world, backend)
+    try:
+        assert run("echo warm", world, sandbox, keep=True)["stdout"] == "warm\n"
+        supervisor = sandbox.supervisor().pid
+        assert supervisor is not None
+        deadline = time.monotonic() + 5
+        link = sandbox.supervisor()._link
+        while link is not None and link.spare is None and time.monotonic() < deadline:
+            time.sleep(0.02)  # lent once the supervisor has been idle a moment
+        os.kill(supervisor, signal.SIGSTOP)
+        try:
+            process = sandbox.spawn(["bash", "-c", "echo direct"], str(world.work), world.env)
+            out, _err = process.communicate()
+            assert out == b"direct\n" and process.returncode == 0
+        finally:
+            os.kill(supervisor, signal.SIGCONT)
+        assert run("echo after", world, sandbox, keep=True)["stdout"] == "after\n"
+    finally:
+        sandbox.close()
 
 
 def test_a_killed_supervisor_takes_its_commands_along_and_is_started_again(
