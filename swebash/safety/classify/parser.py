@@ -193,7 +193,9 @@ class Parser:
             self.p.problems.append(problem)
             return i + 1
         if opt.takes == 0:
-            if eq:
+            # a flag spelled `--all-containers=true` (Go and Python CLIs): the flag, counted as
+            # given even when `=false` (its effect is judged either way)
+            if eq and not (word.startswith("--") and value.lower() in ("true", "false")):
                 self.p.problems.append(f"{word.split('=', 1)[0][:30]} given a value")
             self.p.options.append(Used(opt, word.split("=", 1)[0]))
             return i + 1

@@ -173,7 +173,7 @@ FOLLOWERS = frozenset({"tail", "journalctl", "dmesg", "kubectl", "oc", "docker",
                        "less", "watch", "top", "htop", "atop", "iotop", "ping", "ping6",
                        "sleep", "vmstat", "iostat", "mpstat", "pidstat", "sar", "free",
                        "nvidia-smi", "inotifywait", "tcpdump", "btop", "glances", "nload",
-                       "iftop", "bmon", "nethogs"})
+                       "iftop", "bmon", "nethogs", "netstat"})
 # monitors with no bounded form at all
 ALWAYS_WAIT = frozenset({"watch", "htop", "btop", "glances", "nload", "iftop", "bmon",
                          "nethogs"})
@@ -222,6 +222,8 @@ def waits(words: list[str]) -> bool:
         return bool(short & {"f", "F"} or "--follow" in long)
     if name == "journalctl":
         return "f" in short or "--follow" in long
+    if name == "netstat":
+        return "c" in short or "--continuous" in long
     if name == "dmesg":
         return bool(short & {"w", "W"} or long & {"--follow", "--follow-new"})
     if name in ("kubectl", "oc"):

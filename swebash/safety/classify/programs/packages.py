@@ -368,6 +368,13 @@ define("apt-cache", lambda: prog(
     subs={"policy show search depends rdepends madison showpkg stats dump dumpavail "
           "unmet pkgnames showsrc xvcg dotty": reads(APT_READ),
           "gencaches": does("rebuilds the package cache")}))
+define("apt-file", lambda: prog(
+    "-x -F -i -l -v -a: -c: -D -I: -N -s: --regexp --fixed-string --ignore-case "
+    "--package-only --verbose --architecture: --cache: --from-deb --index-names: "
+    "--non-interactive --sources-list: --filter-suites: --filter-origins:",
+    danger=APT_DANGER, info="--version --help -h",
+    subs={"search find list show": reads(),
+          "update": does("downloads the Contents indices into the system's cache", True)}))
 define("apt-mark", lambda: prog(subs={"showauto showmanual showhold showinstall showremove "
                                       "showpurge": reads(),
                                       "auto manual hold unhold minimize-manual": does(

@@ -305,7 +305,7 @@ define("gh", lambda: prog(
     "-R: --repo: --hostname:",
     subs={
         "pr": prog(subs={
-            "list status": prog("-s: -l: -L: -A: -B: -H: -S: -q: -t: --state: --label: "
+            "list ls status": prog("-s: -l: -L: -A: -B: -H: -S: -q: -t: --state: --label: "
                                 "--limit: --author: --base: --head: --search: --json: "
                                 "--jq: --template: --draft --app: --assignee: --repo: -R:",
                                 args="p*", inherits=True),
@@ -316,9 +316,10 @@ define("gh", lambda: prog(
             "create merge close reopen edit comment review ready checkout lock unlock "
             "update-branch revert": write("changes pull requests")}),
         "issue": prog(subs={
-            "list status": prog("-s: -l: -L: -A: -a: -m: -S: -q: -t: --state: --label: "
-                                "--limit: --author: --assignee: --milestone: --search: "
-                                "--json: --jq: --template: --mention: --app:", args="p*",
+            "list ls status": prog("-s: -l: -L: -A: -a: -m: -S: -q: -t: --state: --label: "
+                                   "--limit: --author: --assignee: --milestone: --search: "
+                                   "--json: --jq: --template: --mention: --app: --repo: -R:",
+                                   args="p*",
                                 inherits=True),
             "view": prog("-c -q: -t: --comments --json: --jq: --template:", args="p?",
                          inherits=True, ask={"-w --web": "opens a browser"}),
@@ -327,14 +328,14 @@ define("gh", lambda: prog(
         "repo": prog(subs={
             "view": prog("-b: -q: -t: --branch: --json: --jq: --template:", args="p?",
                          inherits=True, ask={"-w --web": "opens a browser"}),
-            "list": prog("-L: -l: -q: -t: --limit: --language: --topic: --visibility: "
+            "list ls": prog("-L: -l: -q: -t: --limit: --language: --topic: --visibility: "
                          "--json: --jq: --template: --archived --no-archived --fork "
                          "--source", args="p?", inherits=True),
             "delete archive": write("deletes or archives a repository", True),
             "clone create fork edit rename sync set-default deploy-key unarchive":
                 write("changes repositories")}),
         "run": prog(subs={
-            "list": prog("-L: -b: -w: -s: -u: -e: -c: -q: -t: --limit: --branch: "
+            "list ls": prog("-L: -b: -w: -s: -u: -e: -c: -q: -t: --limit: --branch: "
                          "--workflow: --status: --user: --event: --commit: --json: --jq: "
                          "--template: --created: --all", args="p*", inherits=True),
             "view watch": prog("-j: -a: --job: --attempt: --log --log-failed --verbose -v "
@@ -343,7 +344,7 @@ define("gh", lambda: prog(
                                ask={"-w --web": "opens a browser"}),
             "rerun cancel download delete": write("changes workflow runs")}),
         "release": prog(subs={
-            "list": prog("-L: --limit: --exclude-drafts --exclude-pre-releases --json: "
+            "list ls": prog("-L: --limit: --exclude-drafts --exclude-pre-releases --json: "
                          "--jq: --template: -O: --order:", inherits=True),
             "view": prog("--json: --jq: --template: -q: -t:", args="p?", inherits=True,
                          ask={"-w --web": "opens a browser"}),
@@ -357,7 +358,7 @@ define("gh", lambda: prog(
             "token": write("prints the authentication token", True),
             "login logout refresh setup-git switch": write("changes authentication")}),
         "workflow": prog(subs={
-            "list view": prog("-a -L: -r: -y --all --limit: --ref: --yaml --json: --jq: "
+            "list ls view": prog("-a -L: -r: -y --all --limit: --ref: --yaml --json: --jq: "
                               "--template:", args="p?", inherits=True),
             "run enable disable": write("runs or changes workflows")}),
         "api": prog(args="p*", raw=True, hook="gh_api"),
