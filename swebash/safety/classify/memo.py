@@ -16,9 +16,10 @@ import operator
 from swebash.safety.classify.model import Findings
 
 # what a judgement writes and never reads (records, counters of questions, caches of pure
-# functions of a path, the deadline), and the callbacks, set once per classification
-NOT_STATE = frozenset({"commands", "command_asks", "verdicts", "places", "deadline", "asks",
-                       "loose", "feed_kind", "nested", "judge"})
+# functions of a path or of the cwd — ``tree`` is found on first use —, the deadline), and
+# the callbacks, set once per classification
+NOT_STATE = frozenset({"commands", "command_asks", "verdicts", "places", "tree", "deadline",
+                       "asks", "loose", "feed_kind", "nested", "judge"})
 FIELDS = tuple(f.name for f in dataclasses.fields(Findings) if f.name not in NOT_STATE)
 
 

@@ -195,7 +195,7 @@ class Walker:
         self.outer: dict[int, Any] = {}  # pipeline id → the redirected statement around it
         # plain commands judged clean, by their text: (the state they were judged in, what
         # they recorded) — `sort | uniq -c | sort -rn` judges the second `sort` once only
-        self.clean: dict[tuple[bytes, bool], tuple[bytes, list[list[str]]] | None] = {}
+        self.clean: dict[tuple[bytes, bool], tuple[bytes, list[list[str]]]] = {}
 
     def visit(self, node: Any) -> None:
         if not node.is_named:
@@ -413,15 +413,10 @@ class Walker:
     def command(self, node: Any) -> None:
         """A simple command. One judged before in this walk with the same text, in the same
         state, without a question and without changing the state, would be judged the same
-        again: its records are replayed instead. (The state is compared from a command's
-        second time on.)"""
+        again: its records are replayed instead."""
         key = (node.text or b"", node.id in self.enclosed)
-        if key not in self.clean:  # most commands of a line are not repeated: no state kept
-            self.clean[key] = None
-            self.judge_command(node)
-            return
         state = memo.state(self.f)
-        seen = self.clean[key]
+        seen = self.clean.get(key)
         if seen is not None and seen[0] == state:
             self.f.tick()
             for argv in seen[1]:
