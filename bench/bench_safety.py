@@ -39,6 +39,20 @@ def pipeline(length: int) -> str:
     return " | ".join(parts)[:length].rsplit(" | ", 1)[0]
 
 
+# the same kinds of stage, each spelled differently: no two stages of the line are alike
+DISTINCT = ["grep -v healthcheck{n}", "awk '{{print ${m}}}'", "sed 's/a{n}/b/'",
+            "cut -d' ' -f{m}", "head -n {n}", "grep -c x{n}", "sort -k{m}", "tr a-{c} A-{C}"]
+
+
+def distinct_pipeline(length: int) -> str:
+    parts = ["cat access.log"]
+    while len(" | ".join(parts)) < length:
+        n = len(parts)
+        parts.append(DISTINCT[n % len(DISTINCT)].format(
+            n=n, m=n % 9 + 1, c="abcdefghij"[n % 10], C="ABCDEFGHIJ"[n % 10]))
+    return " | ".join(parts)[:length].rsplit(" | ", 1)[0]
+
+
 def pending_families() -> list[Family]:
     """Families written for issue 16 that the tests do not hold yet (still failing)."""
     wired = {id(f) for f in FAMILIES.values()}
@@ -59,10 +73,15 @@ def main() -> int:
     verdict = gate.check_command(long, cwd)
     ms = median_ms(lambda: gate.check_command(long, cwd), 200)
     quickest = best_ms(lambda: gate.check_command(long, cwd), 200)
+    varied = distinct_pipeline(1000)
+    gate.check_command(varied, cwd)
+    varied_ms = median_ms(lambda: gate.check_command(varied, cwd), 200)
     short = median_ms(lambda: gate.check_command("git status --short", cwd), 500)
     print(f"classify a {len(long)}-char, {long.count('|') + 1}-stage pipeline: {ms:.2f} ms "
           f"median, {quickest:.2f} ms quickest (verdict {verdict.decision})   "
           f"[target <= 5 ms]")
+    print(f"  the same length with no stage repeated ({varied.count('|') + 1} stages, each "
+          f"judged): {varied_ms:.2f} ms median (a repeated stage is judged once)")
     print(f"gate on a short command: {short:.3f} ms; first call incl. loading the parser "
           f"{first:.1f} ms")
     stress = []
