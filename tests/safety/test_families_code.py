@@ -185,3 +185,17 @@ def test_daily_reads_are_allowed(command: str, check: Check) -> None:
 def test_help_after_operands_a_true_flag_an_update_or_a_stream_still_ask(
         command: str, check: Check) -> None:
     assert check(command).decision == "ask"
+
+
+@pytest.mark.parametrize("command", ["setfacl -m u:nobody:rwx notes.txt",
+                                     "setfacl -R -m d:g:nogroup:rx src",
+                                     "setfacl --modify=user:nobody:rw,g::r notes.txt",
+                                     "git lfs prune"])
+def test_granting_another_user_access_or_pruning_large_files_is_dangerous(
+        command: str, check: Check) -> None:
+    assert check(command).dangerous
+
+
+def test_an_acl_for_the_owner_only_asks(check: Check) -> None:
+    verdict = check("setfacl -m u::rw notes.txt")
+    assert verdict.decision == "ask" and not verdict.dangerous, verdict

@@ -102,6 +102,21 @@ def own_owner(name: str, spec: str) -> bool:
     return user in ("", me.pw_name, str(me.pw_uid)) and group in ("", *groups, *gids)
 
 
+def acl_grantee(specs: list[str]) -> str | None:
+    """The first named user or group an ACL entry (``u:nobody:rwx``, ``d:g:staff:r``) gives
+    access to, other than this user and their groups."""
+    for spec in specs:
+        for entry in spec.split(","):
+            parts = entry.split(":")
+            if parts[0] in ("d", "default"):
+                parts = parts[1:]
+            if len(parts) >= 2 and parts[1] and parts[0] in ("u", "user", "g", "group"):
+                kind = "chown" if parts[0] in ("u", "user") else "chgrp"
+                if not own_owner(kind, parts[1]):
+                    return entry
+    return None
+
+
 def perms(f: Findings, p: Parsed, depth: int) -> None:
     """chmod/chown/chgrp/chattr/setfacl: modes can look like options (``chmod -x f``), so the
     words are read here: options from a known list, then the mode, then the targets."""
@@ -123,6 +138,10 @@ def perms(f: Findings, p: Parsed, depth: int) -> None:
             f.ask(f"{p.name}: gives files to an owner known only at run time", True)
         if p.name == "chattr" and re.match(r"^[+=].*[ia]", mode[0]):
             f.ask("chattr: makes files immutable or append-only (only root can undo it)", True)
+    if p.name == "setfacl":
+        granted = acl_grantee(p.values("-m", "--modify", "--set"))
+        if granted:
+            f.ask(f"setfacl: grants access to another user or group ({granted[:20]})", True)
     f.ask(f"{p.name}: changes permissions or ownership", recursive)
     for text, dynamic in words:
         target(f, p.name, text if not dynamic else Arg(text, True, "p", 0), overwrite=False)

@@ -274,7 +274,8 @@ def git() -> Spec:
                 "ls-files status env version locks": prog(args="p*", raw=True),
                 "push": write("publishes large files to a remote", True),
                 "migrate": write("rewrites, prunes or deletes history or files", True),
-                "track untrack install uninstall pull fetch checkout lock unlock prune "
+                "prune": write("deletes the local copies of large files", True),
+                "track untrack install uninstall pull fetch checkout lock unlock "
                 "update fsck pointer clone dedup": write("changes the repository or the "
                                                          "working tree")}),
             "pull fetch": write("fetches from a remote and updates refs"),
