@@ -9,19 +9,23 @@ exit path (SIGKILL skips it); forking from swebash to set things up (it has thre
 
 Chosen approach. swebash starts this process once (``python -I``, standard library only),
 connected by a ``SOCK_SEQPACKET`` socketpair. It is single-threaded, so forking is cheap and
-safe, and it is a child subreaper. For each command it forks a *per-command supervisor* (a
-subreaper too) that forks the command: new session, output on the pipes swebash passed over
-the socket, stdin ``/dev/null``, every other descriptor closed, the confinement applied
-(``sandbox_confine``), exec. When the command's first process exits, its supervisor kills
-everything it left behind — orphans are reparented to it, whatever sessions they made — reports
-the status and the audit's records (``sandbox_audit``), and exits. When swebash goes away by any
-means the socket reaches end-of-file: every per-command supervisor gets SIGTERM and kills its
+safe, and it is a child subreaper. For each command it forks, ahead of time, a *per-command
+supervisor* (a subreaper too) with the command's process waiting beside it, and lends its
+channel to swebash: the request goes straight to it (then swebash says "taken"; without a
+lent one, a request comes here and is passed on). The command's process starts: new session,
+output on the pipes swebash passed over the socket, stdin ``/dev/null``, every other
+descriptor closed, the confinement applied (``sandbox_confine``), exec. When the command's
+first process exits, its supervisor kills everything it left behind — orphans are reparented
+to it, whatever sessions they made — reports the status and the audit's records
+(``sandbox_audit``), and exits. When swebash goes away by any means the socket reaches
+end-of-file: every per-command supervisor gets SIGTERM and kills its
 tree, and this process exits. A per-command supervisor whose parent dies gets SIGTERM too
 (``PR_SET_PDEATHSIG``, set in a single-threaded process, where it means what it says).
 
 With the bubblewrap backend and the network proxy, this process also creates, once, the user and
 network namespace the commands share (``make_netns``): only a loopback, on which it listens for
-the proxy; the listening socket goes to swebash, which serves it.
+the proxy; the listening socket goes to swebash, which serves it. With the network off, it
+creates one with nothing listening, which the commands enter instead of making their own.
 
 Messages are JSON (a memfd carries a large one); see ``sandbox_process`` for the other end.
 """
