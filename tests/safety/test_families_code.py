@@ -170,6 +170,8 @@ DAILY_READS = [
     "kubectl logs --all-containers=true web-0",
     "apt-file find bin/rg",
     "apt-file list ripgrep",
+    "cargo tree --frozen --depth 1",
+    "cargo metadata --no-deps --format-version 1 --locked --offline",
 ]
 
 
@@ -181,7 +183,7 @@ def test_daily_reads_are_allowed(command: str, check: Check) -> None:
 
 @pytest.mark.parametrize("command", ["kubectl delete pod web-0 --help",
                                      "kubectl delete pod web-0 --force=true",
-                                     "apt-file update", "netstat -c"])
+                                     "apt-file update", "netstat -c", "cargo tree"])
 def test_help_after_operands_a_true_flag_an_update_or_a_stream_still_ask(
         command: str, check: Check) -> None:
     assert check(command).decision == "ask"

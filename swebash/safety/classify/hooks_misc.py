@@ -393,8 +393,17 @@ def run_parts(f: Findings, p: Parsed, depth: int) -> None:
         f.ask("run-parts: runs every program in a directory", True)
 
 
+def cargo_resolve(f: Findings, p: Parsed, depth: int) -> None:
+    """``cargo tree`` / ``cargo metadata`` run no build script, but they resolve the
+    dependencies: that may write Cargo.lock and fetch the registry index — unless the lock file
+    is frozen and the network off."""
+    if not (p.has("--frozen") or (p.has("--locked") and p.has("--offline"))):
+        f.ask(f"cargo {p.verbs[-1] if p.verbs else ''}: may update Cargo.lock and fetch the "
+              "registry index (not with --frozen)")
+
+
 HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
-    "unsquashfs": unsquashfs, "atool": atool,
+    "unsquashfs": unsquashfs, "atool": atool, "cargo_resolve": cargo_resolve,
     "run_parts": run_parts, "compiler_cache": compiler_cache, "profiler": profiler,
     "archive_generic": archive_generic, "kube_switch": kube_switch, "etcd": etcd,
     "browser": browser, "remote_shell": remote_shell, "vcs_generic": vcs_generic,

@@ -269,7 +269,15 @@ define("cargo", lambda: prog(
                        "-- --edition:", hook="formatter"),
           "install binstall": does(SYSTEM_INSTALL, True),
           "login": does("stores a registry token", True),
-          "build b check c test t run r bench doc clippy tree metadata add update "
+          "tree": reads("-p: --package: --workspace --exclude: -i: --invert: --prune: "
+                        "--depth: -e: --edges: --prefix: --no-dedupe -d --duplicates "
+                        "--charset: -f: --format: --target: --all-targets -F: --features: "
+                        "--all-features --no-default-features --manifest-path:n",
+                        hook="cargo_resolve"),
+          "metadata": reads("--no-deps --format-version: --filter-platform: -F: --features: "
+                            "--all-features --no-default-features --manifest-path:n",
+                            hook="cargo_resolve"),
+          "build b check c test t run r bench doc clippy add update "
           "fix generate-lockfile fetch vendor package new init rustc rustdoc "
           "report": does("builds or runs the project (build scripts run)")}))
 define("rustup", lambda: prog(

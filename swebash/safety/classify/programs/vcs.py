@@ -94,7 +94,7 @@ def git() -> Spec:
                 DIFF + " -r -t -v --root --merge-base --stdin --no-commit-id --always "
                        "--cached --pretty:: --format: --encoding: -m --no-renames"),
             "range-diff": read(LOG + " --creation-factor: --no-dual-color"),
-            "shortlog": read(REVS + " -s -e -w:: --numbered --summary --email --committer "
+            "shortlog": read(REVS + " -s -e -c -w:: --numbered --summary --email --committer "
                                     "--group:"),
             "rev-list": read(LOG + " --quiet --disk-usage:: --exclude-promisor-objects "
                                    "--indexed-objects --no-kept-objects --progress:"),
