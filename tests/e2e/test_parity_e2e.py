@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -167,13 +168,23 @@ def test_ctrl_d_leaves_running_jobs_alive(pair: Pair, tmp_path: Path) -> None:
         assert mark.exists()
 
 
+def running(args: str) -> bool:
+    """A process with exactly these arguments exists and is not stopped."""
+    listing = subprocess.run(["ps", "-eo", "stat=,args="], capture_output=True, text=True,
+                             check=False).stdout
+    return any(line.split(None, 1)[1:] == [args] and not line.startswith("T")
+               for line in listing.splitlines())
+
+
 def test_ctrl_d_with_a_stopped_job_warns_first(pair: Pair) -> None:
     ours, theirs = pair()
     for term in (ours, theirs):
         term.wait_prompt()
         term.send("sleep 60\r")
         term.wait_for(lambda t: not t.at_prompt(), what="sleep")
-        pexpect.run("sleep 0.3")
+        # a person presses ^Z once sleep runs: before its exec, the terminal's foreground
+        # group is still the shell's, which ignores it (a loaded machine can take a while)
+        term.wait_for(lambda t: running("sleep 60"), what="sleep 60 running")
         term.send("\x1a")
         term.wait_text("Stopped")
         term.wait_prompt()
