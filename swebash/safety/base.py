@@ -23,9 +23,17 @@ class SafetyGate(Protocol):
         ...
 
 
+# how every redacted secret starts: ``[REDACTED:<name>]`` (the write tools look for it)
+REDACTED = "[REDACTED:"
+
+
+def placeholder(name: str) -> str:
+    return f"{REDACTED}{name}]"
+
+
 class Redactor(Protocol):
     def redact(self, text: str) -> str:
-        """Replace secrets in ``text`` with ``[REDACTED:<name>]``."""
+        """Replace secrets in ``text`` with ``placeholder(name)``."""
         ...
 
 

@@ -24,6 +24,8 @@ import bisect
 import re
 from collections.abc import Iterable, Mapping
 
+from swebash.safety.base import REDACTED, placeholder
+
 SECRET_NAME = re.compile(r"(_KEY$|_TOKEN$|_SECRET$|PASSWORD|PASSWD|_CREDENTIALS$|_PAT$|"
                          r"APIKEY|^SECRET_|_SECRET_)", re.I)
 MIN_SECRET_LEN = 6
@@ -73,13 +75,13 @@ USER_OPTION = re.compile(r"-(?:u|-user)[ =](?P<user>[^\s:/@]{1,64}+):"
                          r"(?P<pw>[^\s@]{4,256}+)(?=\s|$)")
 URL_PASSWORD = re.compile(r"://(?P<user>[^/?#@\s:]{0,256}+):(?P<pw>[^/?#@\s]{1,256}+)@")
 CODE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
-MARK = "[REDACTED:value]"
+MARK = placeholder("value")
 
 
 def _plain_value(value: str, quoted: bool) -> bool:
     """A literal that may be a secret: not a reference, a template, a URL or a number; a bare
     word also carries a digit or a symbol (``new_token`` is a variable, ``hunter2`` is not)."""
-    if value.startswith(("{{", "%(", "<", "http://", "https://", "[REDACTED")) or \
+    if value.startswith(("{{", "%(", "<", "http://", "https://", REDACTED)) or \
             not any(c.isalpha() for c in value) or value.strip() != value:
         return False
     if not quoted and CODE_WORD.fullmatch(value):
@@ -193,11 +195,11 @@ class SecretRedactor:
         if not text:
             return text
         if self._pattern is not None:
-            text = self._pattern.sub(lambda m: f"[REDACTED:{self._names[m.group(0)]}]", text)
+            text = self._pattern.sub(lambda m: placeholder(self._names[m.group(0)]), text)
         text = redact_private_keys(text)
         for kind, pattern in TOKEN_SHAPES:
             if any(marker in text for marker in SHAPE_MARKERS[kind]):  # a scan per shape is slow
-                text = pattern.sub(f"[REDACTED:{kind}]", text)
+                text = pattern.sub(placeholder(kind), text)
         return redact_assigned(text)
 
 
@@ -221,7 +223,7 @@ def redact_private_keys(text: str) -> str:
             body = KEY_BODY.match(text, begin.end(), limit)
             stop = body.end() if body else begin.end()
         out.append(text[done:begin.start()])
-        out.append("[REDACTED:private-key]")
+        out.append(placeholder("private-key"))
         done = stop
     out.append(text[done:])
     return "".join(out)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from swebash.api import JsonObject, ToolSchema
 from swebash.errors import ExecutionFailed, SwebashError, ToolError
+from swebash.safety.base import REDACTED
 from swebash.tools.base import Category, GateSubject, ToolContext, ToolExecutor, ToolOutput
 from swebash.tools.files import files_of, read_text, write_atomic
 from swebash.tools.schema import str_arg
@@ -92,7 +93,6 @@ class WriteFileTool(ToolExecutor):
                           summary=f"{verb} {path.name}, {written} bytes")
 
 
-REDACTED = "[REDACTED:"
 PLACEHOLDER = ("holds a [REDACTED:…] placeholder: the model was shown a placeholder instead of "
                "a secret, and writing it would replace the secret; leave that part of the file "
                "untouched (edit_file with old_text around it)")

@@ -18,7 +18,7 @@ from swebash.safety.paths import (
 )
 
 __all__ = ["bounded_glob", "class_path", "code_files", "expand", "globbed", "read_path",
-           "write_target"]
+           "resolved", "write_target"]
 
 GLOB_CHARS = frozenset("*?[")
 MAX_GLOB = 200
@@ -85,11 +85,15 @@ def code_from(f: Findings, label: str, path: str, dynamic: bool = False) -> None
     if dynamic or path in ("-", "/dev/stdin") or "://" in path:
         return  # judged by the caller (run-time names, input, URLs)
     installed = [*INSTALLED, *(os.path.join(f.home, d) for d in HOME_READS)]
-    for cwd in f.cwds or [f.cwd]:
-        full = os.path.realpath(expand(path, cwd, f.home))
+    for full in resolved(f, path):
         if not in_tree(f, full) and not any(within(full, d) for d in installed):
             f.ask_unknown(f"{label}: runs code from {path[:40]}, outside the working tree")
             return
+
+
+def resolved(f: Findings, path: str) -> list[str]:
+    """The real path ``path`` names from each directory the line may be in by then."""
+    return [os.path.realpath(expand(path, cwd, f.home)) for cwd in f.cwds or [f.cwd]]
 
 
 # files a runner takes as the program (`go run x.go`, `deno run x.ts`, `bun x.ts`)

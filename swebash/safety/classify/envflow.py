@@ -393,6 +393,14 @@ def secret_uses(f: Findings, source: str) -> str | None:
     return None
 
 
+def asks_use(f: Findings, source: str) -> bool:
+    """A secret's value expanded in ``source`` is dangerous; True when it was."""
+    used = secret_uses(f, source)
+    if used:
+        f.ask(f"{USES} {used[:40]}", True)
+    return bool(used)
+
+
 def only_tests_set(name: str, texts: list[str]) -> bool:
     """``[ -n "$TOKEN" ]``, ``test -z "${TOKEN:-}"``, ``[ "$TOKEN" ]``: whether it is set."""
     if name not in ("[", "test"):
@@ -417,9 +425,7 @@ def command_uses(f: Findings, words: list[Word], prefixes: list[str],
     if name in DISCARDS or only_tests_set(name, [w.text for w in words[1:]]):
         return
     for source in [w.source for w in words if w.dynamic] + prefixes + feeds:
-        used = secret_uses(f, source)
-        if used:
-            f.ask(f"{USES} {used[:40]}", True)
+        if asks_use(f, source):
             return
 
 

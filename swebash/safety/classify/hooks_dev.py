@@ -12,7 +12,7 @@ from collections.abc import Callable
 from swebash.safety.classify import roles
 from swebash.safety.classify.checks import class_path, code_files, code_from, read_path
 from swebash.safety.classify.model import Findings
-from swebash.safety.classify.parser import Parsed
+from swebash.safety.classify.parser import Parsed, split_words
 from swebash.safety.paths import expand, within
 
 # python -m MODULE: modules that only print something about files or the system
@@ -453,9 +453,9 @@ def go_exec(f: Findings, p: Parsed, depth: int) -> None:
     runner_files(f, p)
 
 
-def runner_files(f: Findings, p: Parsed) -> None:
+def runner_files(f: Findings, p: Parsed, depth: int = 0) -> None:
     """``go run /tmp/x.go``, ``bun run ~/Downloads/x.ts``: the files after the verb."""
-    start = p.argv.index(p.verbs[-1]) + 1 if p.verbs and p.verbs[-1] in p.argv else 1
+    start = p.after_verb()
     code_files(f, " ".join([p.name, *p.verbs]), p.argv[start:], p.dynamic[start:])
 
 
@@ -514,21 +514,7 @@ VENV_BIN = re.compile(r"(^|/)(\.?venv|\.?env|\.tox/[^/]+|\.nox/[^/]+|virtualenvs
 
 def install_words(p: Parsed) -> tuple[list[str], list[str]]:
     """(options, package operands) after the install verb: option values are skipped."""
-    words = p.argv[p.argv.index(p.verbs[-1]) + 1:] if p.verbs and p.verbs[-1] in p.argv \
-        else p.argv[1:]
-    options: list[str] = []
-    packages: list[str] = []
-    skip = False
-    for word in words:
-        if skip:
-            skip = False
-            continue
-        if word.startswith("-"):
-            options.append(word.split("=", 1)[0])
-            skip = word in PIP_VALUES
-            continue
-        packages.append(word)
-    return options, packages
+    return split_words(p.argv[p.after_verb():], PIP_VALUES)
 
 
 def local_package(word: str) -> bool:
@@ -540,7 +526,7 @@ def pip_install(f: Findings, p: Parsed, depth: int) -> None:
     source nobody vetted; installing outside a virtual environment (``--user``,
     ``--target``, ``--break-system-packages``) or a package named from the index with a pip
     that is not a virtual environment's changes the system or the account."""
-    words = p.argv[p.argv.index(p.verbs[-1]) + 1:] if p.verbs else []
+    words = p.argv[p.after_verb():] if p.verbs else []
     if any(w.split("=", 1)[0] in ("-i", "--index-url", "--extra-index-url", "-f",
                                   "--find-links", "--trusted-host") or w.startswith("-i")
            or re.match(r"^(git\+|hg\+|svn\+|bzr\+|https?://|file:)", w) for w in words):
@@ -644,6 +630,6 @@ HOOKS: dict[str, Callable[[Findings, Parsed, int], None]] = {
     "npm_audit": npm_audit, "npm_config_get": npm_config_get, "poetry_config": config_set,
     "conda_config": config_set, "bundle_config": config_set, "composer_config": config_set,
     "deno_remote": deno_remote, "go_exec": go_exec, "rpm": rpm, "pacman": pacman,
-    "runner_files": lambda f, p, depth: runner_files(f, p),
+    "runner_files": runner_files,
     "nix_env": nix_env,
 }

@@ -10,12 +10,11 @@ particular command line.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 
 from swebash.safety.classify import hooks_launch, processes
-from swebash.safety.classify.checks import expand, in_tree, read_path
+from swebash.safety.classify.checks import in_tree, read_path, resolved
 from swebash.safety.classify.model import Findings
 from swebash.safety.classify.parser import Parsed
 
@@ -255,8 +254,7 @@ def trufflehog(f: Findings, p: Parsed, depth: int) -> None:
     for path in words[1:] or ["."]:
         path = path.removeprefix("file://")
         read_path(f, path)
-        if not all(in_tree(f, os.path.realpath(expand(path, cwd, f.home)))
-                   for cwd in f.cwds or [f.cwd]):
+        if not all(in_tree(f, full) for full in resolved(f, path)):
             f.ask(f"trufflehog: collects the secrets of {path[:30]}, outside the working tree",
                   True)
             return

@@ -69,6 +69,28 @@ class Parsed:
     def words(self, role: str) -> list[Arg]:
         return [a for a in self.operands if a.role == role]
 
+    def after_verb(self) -> int:
+        """The index in ``argv`` of the first word after the last verb (1 with none)."""
+        verb = self.verbs[-1] if self.verbs else None
+        return self.argv.index(verb) + 1 if verb is not None and verb in self.argv else 1
+
+
+def split_words(words: list[str], takes_value: frozenset[str]) -> tuple[list[str], list[str]]:
+    """(option names, operands) of words a grammar leaves raw: an option spelled as one of
+    ``takes_value`` takes the next word as its value, which is neither."""
+    options: list[str] = []
+    operands: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            options.append(word.split("=", 1)[0])
+            skip = word in takes_value
+        else:
+            operands.append(word)
+    return options, operands
+
 
 class Parser:
     def __init__(self, spec: Spec, argv: list[str], dynamic: list[bool], name: str,

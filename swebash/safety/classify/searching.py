@@ -22,6 +22,7 @@ import posixpath
 import re
 
 from swebash.safety.classify.model import Findings, base
+from swebash.safety.classify.parser import split_words
 from swebash.safety.paths import SECRET_DIR_RE, SECRET_HOME_FILES, secret_reason
 
 # -------------------------------------------------------------------------- deep globs
@@ -61,8 +62,6 @@ def check_glob(f: Findings, source: str) -> None:
 
 HUNTING = "looks for credential files"
 FOUND = "credential-search"  # a note: a later read of a run-time path reads what it found
-
-
 READ_FOUND = "reads what a search for credential files found"
 
 
@@ -74,6 +73,8 @@ def hunted(f: Findings) -> None:
     f.notes.setdefault(FOUND, set()).add(HUNTING)
     if f.notes.get("run-time-read"):
         f.ask(READ_FOUND, True)
+
+
 FIND_PATTERNS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
                            "-lname", "-ilname"})
 FIND_REGEX = frozenset({"-regex", "-iregex"})
@@ -187,18 +188,7 @@ def patterns(name: str, args: list[str]) -> tuple[list[str], list[str], list[str
             elif not expression and not arg.startswith("-"):
                 roots.append(arg)
         return globs, regexes, roots
-    operands: list[str] = []
-    skip = False
-    for arg in args:
-        if skip:
-            skip = False
-            continue
-        if arg in FD_VALUES:
-            skip = True
-            continue
-        if arg.startswith("-"):
-            continue
-        operands.append(arg)
+    _options, operands = split_words(args, FD_VALUES)
     extensions = [args[k + 1] for k, a in enumerate(args[:-1]) if a in ("-e", "--extension")
                   and name in ("fd", "fdfind")]
     globs.extend("x." + e.lstrip(".") for e in extensions)

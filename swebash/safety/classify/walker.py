@@ -212,9 +212,8 @@ class Walker:
         elif kind in STRUCTURAL or kind in LEAVES:
             if kind == "case_statement":  # `case $TOKEN in ghp_*)` guesses the value too
                 value = node.child_by_field_name("value")
-                used = envflow.secret_uses(self.f, text(value)) if value is not None else None
-                if used:
-                    self.f.ask(f"{envflow.USES} {used[:40]}", True)
+                if value is not None:
+                    envflow.asks_use(self.f, text(value))
             if kind in ("arithmetic_expansion", "c_style_for_statement"):
                 self.f.evaluates.append(kind)
             elif kind == "compound_statement" and node.children and \
@@ -328,9 +327,8 @@ class Walker:
             elif child.type == "heredoc_body":
                 for sub in child.named_children:  # expansions in an unquoted here-doc run
                     if sub.type != "heredoc_content":
-                        used = envflow.secret_uses(self.f, text(sub))
-                        if used and name not in envflow.DISCARDS:
-                            self.f.ask(f"{envflow.USES} {used[:40]}", True)
+                        if name not in envflow.DISCARDS:
+                            envflow.asks_use(self.f, text(sub))
                         self.visit(sub)
 
     def redirect(self, node: Any, consumer: str = "") -> None:
@@ -528,9 +526,8 @@ class Walker:
         for compared in descendants(node, "binary_expression"):
             if any(c.type in ("&&", "||") for c in compared.children):
                 continue  # its comparisons are binary expressions of their own
-            used = envflow.secret_uses(self.f, text(compared))
-            if used:  # `[[ $TOKEN == ab* ]]` guesses the value a piece at a time
-                self.f.ask(f"{envflow.USES} {used[:40]}", True)
+            # `[[ $TOKEN == ab* ]]` guesses the value a piece at a time
+            if envflow.asks_use(self.f, text(compared)):
                 break
         if ARITH_TESTS & set(operators):
             self.f.evaluates.append("[[ -eq ]]")

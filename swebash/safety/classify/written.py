@@ -282,8 +282,7 @@ def curl(f: Findings, args: list[str]) -> None:
         k += 1
     if remote:
         for url in urls:
-            name = posixpath.basename(url.split("://", 1)[1].split("?", 1)[0].rstrip("/"))
-            note_write(f, posixpath.join(directory, name or "index.html"))
+            note_download(f, directory, url)
 
 
 def wget(f: Findings, args: list[str]) -> None:
@@ -305,8 +304,13 @@ def wget(f: Findings, args: list[str]) -> None:
         note_write(f, output)
         return
     for url in (a for a in args if "://" in a):
-        name = posixpath.basename(url.split("://", 1)[1].split("?", 1)[0].rstrip("/"))
-        note_write(f, posixpath.join(directory, name or "index.html"))
+        note_download(f, directory, url)
+
+
+def note_download(f: Findings, directory: str, url: str) -> None:
+    """The file a download keeps under the URL's own name (``index.html`` for none)."""
+    name = posixpath.basename(url.split("://", 1)[1].split("?", 1)[0].rstrip("/"))
+    note_write(f, posixpath.join(directory, name or "index.html"))
 
 
 def unpacks(f: Findings, name: str, args: list[str]) -> None:
