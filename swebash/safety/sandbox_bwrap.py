@@ -107,3 +107,15 @@ def bwrap_argv(policy: BwrapPolicy, cwd: str) -> list[str]:
             argv += ["--ro-bind", "/dev/null", secret]
     argv += ["--chdir", cwd]
     return argv
+
+
+def mount_points(argv: list[str] | tuple[str, ...]) -> list[str]:
+    """The places ``bwrap_argv``'s options mount something on (but "/"): where a prepared
+    sandbox's mounts must still be when its command comes (``sandbox_waiter``)."""
+    points: list[str] = []
+    for i, option in enumerate(argv):
+        if option in ("--bind", "--ro-bind") and i + 2 < len(argv):
+            points.append(argv[i + 2])
+        elif option in ("--tmpfs", "--dev", "--proc") and i + 1 < len(argv):
+            points.append(argv[i + 1])
+    return [point for point in points if point != "/"]

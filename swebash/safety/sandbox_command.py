@@ -15,21 +15,26 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import json
 import os
 import select
 import signal
 import socket
+import sys
 import time
 from typing import Any
 
-from swebash.safety import sandbox_audit, sandbox_confine
+from swebash.safety import sandbox_audit, sandbox_bwrap, sandbox_confine
 from swebash.safety.sandbox_wire import MAX_FDS, MAX_MESSAGE, decode, peek, send
 
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 # the supervisor's network namespaces, by name ("proxy", "offline"): (user ns fd, net ns fd)
 Namespaces = dict[str, "tuple[int, int] | None"]
 KILL_ROUNDS = 200
+READY_TIMEOUT = 5.0  # seconds a request waits for a prepared sandbox still being built
+WAITER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_waiter.py")
+WAITER_CHANNEL = 3  # the waiter's descriptor for its channel (sandbox_waiter.CHANNEL)
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -96,24 +101,33 @@ def kill_tree(leader: int | None, keep: frozenset[int] = frozenset()) -> list[tu
 def start_child(requests: socket.socket, error_w: int, notify_w: socket.socket,
                 namespaces: Namespaces) -> None:
     """The command's process, forked ahead of time: it waits for its request, then execs.
-    Never returns (exec, or ``_exit(127)`` with the reason written to ``error_w``)."""
+    Never returns (exec, or ``_exit(127)`` with the reason written to ``error_w``).
+
+    A "prepare" instead of a request (bubblewrap): confine as for the command, but exec
+    bubblewrap around ``sandbox_waiter``, which keeps ``requests`` as descriptor 3 and waits
+    there for the command, output on /dev/null meanwhile."""
     try:
+        signal.set_wakeup_fd(-1)  # (its helper's: that descriptor is closed below)
         os.setsid()
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         raw, fds, _flags, _addr = socket.recv_fds(requests, MAX_MESSAGE, MAX_FDS)
         if not raw:
             os._exit(0)  # never used: the supervisor is shutting down
         request = decode(raw, fds)
-        null = os.open(os.devnull, os.O_RDONLY)
+        prepare = request.get("op") == "prepare"
+        null = os.open(os.devnull, os.O_RDWR)
         os.dup2(null, 0)
-        os.dup2(fds[0], 1)
-        os.dup2(fds[1], 2)
+        os.dup2(null if prepare else fds[0], 1)
+        os.dup2(null if prepare else fds[1], 2)
         held = [fd for pair in namespaces.values() for fd in pair or ()]
-        close_all_but({0, 1, 2, error_w, notify_w.fileno(), *held})
-        for sig in (signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE, signal.SIGINT):
+        kept = {requests.fileno()} if prepare else set()
+        close_all_but({0, 1, 2, error_w, notify_w.fileno(), *held, *kept})
+        for sig in (signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE, signal.SIGINT, signal.SIGXFSZ):
             signal.signal(sig, signal.SIG_DFL)
         os.chdir(request["cwd"])
         spec = sandbox_confine.Confinement.from_json(request["confine"])
+        if prepare and spec.backend != "bwrap":
+            raise OSError(errno.EINVAL, "only a bubblewrap sandbox is prepared")
         listener = sandbox_confine.confine(spec, namespaces.get(spec.join_netns))
         socket.send_fds(notify_w, [b"l"], [listener] if listener is not None else [])
         notify_w.close()
@@ -121,7 +135,15 @@ def start_child(requests: socket.socket, error_w: int, notify_w: socket.socket,
             os.close(listener)
         for fd in held:
             os.close(fd)
-        file, argv = sandbox_confine.exec_argv(spec, list(request["argv"]))
+        argv = list(request["argv"]) if not prepare else [
+            sys.executable, "-I", "-S", "-B", WAITER,
+            json.dumps(sandbox_bwrap.mount_points(spec.bwrap))]
+        if prepare:
+            if error_w == WAITER_CHANNEL:
+                error_w = os.dup(error_w)  # (close-on-exec, as the pipe's ends are)
+            os.dup2(requests.fileno(), WAITER_CHANNEL)
+            os.set_inheritable(WAITER_CHANNEL, True)  # (dup2 onto itself keeps close-on-exec)
+        file, argv = sandbox_confine.exec_argv(spec, argv)
         os.execvpe(file, argv, dict(request["env"]))
     except BaseException as exc:
         text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
@@ -141,7 +163,13 @@ def close_all_but(keep: set[int]) -> None:
 
 class CommandSupervisor:
     """The per-command supervisor: forked ahead of time with its command's process, which it
-    hands the request when one comes (so no fork is on the way from request to exec)."""
+    hands the request when one comes (so no fork is on the way from request to exec).
+
+    With bubblewrap, swebash may first send a "prepare" with the previous command's policy: the
+    command's process then starts bubblewrap right away, around ``sandbox_waiter``, and the
+    request finds the sandbox built (``Prepared``). It is used only when the request's
+    confinement is that same one, byte for byte, and its mounts are all still in place;
+    otherwise it is ended and the request gets a new process, as without a prepare."""
 
     def __init__(self, ctl: socket.socket, namespaces: Namespaces) -> None:
         self.ctl = ctl
@@ -149,49 +177,138 @@ class CommandSupervisor:
         self.kill_now = False
         self.denied: list[str] = []
         self.id = 0
+        self.child = 0
+        self.error_r = -1
+        self.notify_r: socket.socket | None = None
+        self.to_child: socket.socket | None = None
+        self.wake_r = -1
 
     def run(self, channel: socket.socket) -> None:
         prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
         prctl(PR_SET_CHILD_SUBREAPER, 1)
         signal.signal(signal.SIGTERM, self._on_term)
+        self.wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        signal.set_wakeup_fd(wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        self._fork_child()
+        raw, fds = self._receive(channel)
+        request = peek(raw, fds)
+        if request.get("op") == "prepare":
+            prepared = self._prepare(raw, fds)
+            self._fork_child()  # for a request it does not fit: as quick as without it
+            raw, fds = self._await_request(channel, prepared)
+            request = peek(raw, fds)
+            if prepared is not None and prepared.take(raw, fds, request, self):
+                prepared.channel.close()  # (bubblewrap's own processes hold its other end)
+                assert self.to_child is not None
+                self.to_child.close()  # the other process reads end of file and exits
+                channel.close()
+                self._close_all(fds)
+                self.id = request["id"]
+                send(self.ctl, {"op": "started", "id": self.id, "pid": prepared.child,
+                                "prepared": True})
+                self._report(self._watch(prepared.child, prepared.listener, request))
+            if prepared is not None:
+                prepared.discard()  # (what is left of it is reaped with the command's tree)
+        channel.close()
+        self.id = request["id"]
+        assert self.to_child is not None and self.notify_r is not None
+        socket.send_fds(self.to_child, [raw], fds)  # the message as it came
+        self.to_child.close()
+        self._close_all(fds)
+        listener = self._listener()
+        failure = self._exec_failure()
+        if failure:
+            os.waitpid(self.child, 0)
+            send(self.ctl, {"op": "error", "id": self.id, **json.loads(failure)})
+            os._exit(0)
+        send(self.ctl, {"op": "started", "id": self.id, "pid": self.child})
+        self._report(self._watch(self.child, listener, request))
+
+    def _fork_child(self) -> None:
         error_r, error_w = os.pipe()
         notify_r, notify_w = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         to_child, requests = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         child = os.fork()
         if child == 0:
-            for end in (notify_r, to_child, channel):
+            for end in (notify_r, to_child):
                 end.close()
             start_child(requests, error_w, notify_w, self.namespaces)
         for end in (notify_w, requests):
             end.close()
         os.close(error_w)
+        self.child, self.error_r, self.notify_r, self.to_child = (child, error_r, notify_r,
+                                                                  to_child)
+
+    def _receive(self, channel: socket.socket) -> tuple[bytes, list[int]]:
         raw, fds, _flags, _addr = socket.recv_fds(channel, MAX_MESSAGE, MAX_FDS)
-        channel.close()
-        if not raw:  # never used
+        if not raw:  # never used (swebash let it go, or is gone)
+            kill_tree(self.child)
             os._exit(0)
-        request = peek(raw, fds)
-        self.id = request["id"]
-        socket.send_fds(to_child, [raw], fds)  # the message as it came
-        to_child.close()
+        return raw, fds
+
+    def _close_all(self, fds: list[int]) -> None:
+        """The request's descriptors and the network namespaces: the command's process has
+        its own."""
         for fd in (*fds, *(fd for pair in self.namespaces.values() for fd in pair or ())):
             with contextlib.suppress(OSError):
                 os.close(fd)
+
+    def _listener(self) -> int | None:
+        """The audit's listener, from the command's process once it is confined."""
+        assert self.notify_r is not None
         listener = None
         with contextlib.suppress(OSError):
-            _msg, got, _f, _a = socket.recv_fds(notify_r, 4, 1)
+            _msg, got, _f, _a = socket.recv_fds(self.notify_r, 4, 1)
             listener = got[0] if got else None
-        notify_r.close()
+        self.notify_r.close()
+        return listener
+
+    def _exec_failure(self) -> bytes:
+        """Why the command's process could not exec, or b"" once it has."""
         failure = b""
-        while chunk := os.read(error_r, 4096):
+        while chunk := os.read(self.error_r, 4096):
             failure += chunk
-        os.close(error_r)
-        if failure:
-            os.waitpid(child, 0)
-            detail = json.loads(failure)
-            send(self.ctl, {"op": "error", "id": self.id, **detail})
-            os._exit(0)
-        send(self.ctl, {"op": "started", "id": self.id, "pid": child})
-        status = self._watch(child, listener, request)
+        os.close(self.error_r)
+        return failure
+
+    def _prepare(self, raw: bytes, fds: list[int]) -> Prepared | None:
+        """Have the command's process build the sandbox now; None when it could not."""
+        assert self.to_child is not None
+        confine = str(peek(raw, fds)["confine"])
+        socket.send_fds(self.to_child, [raw], fds)
+        for fd in fds:
+            os.close(fd)
+        listener = self._listener()
+        if self._exec_failure():
+            kill_tree(self.child)
+            self.to_child.close()
+            return None
+        return Prepared(self.child, confine, self.to_child, listener)
+
+    def _await_request(self, channel: socket.socket,
+                       prepared: Prepared | None) -> tuple[bytes, list[int]]:
+        """Serve the prepared sandbox (its ready word, its audit) until the request comes."""
+        poller = select.poll()
+        poller.register(channel, select.POLLIN)
+        poller.register(self.wake_r, select.POLLIN)
+        if prepared is not None:
+            prepared.watch(poller)
+        while True:
+            with contextlib.suppress(InterruptedError):
+                for fd, events in poller.poll(1000):
+                    if fd == channel.fileno():
+                        return self._receive(channel)
+                    if fd == self.wake_r:
+                        with contextlib.suppress(OSError):
+                            os.read(self.wake_r, 512)
+                    elif prepared is not None:
+                        prepared.event(fd, events, poller)
+            if self.kill_now:
+                kill_tree(self.child)
+                os._exit(0)
+
+    def _report(self, status: int) -> None:
         send(self.ctl, {"op": "exit", "id": self.id, "status": status,
                         "denied": self.denied})
         os._exit(0)
@@ -200,9 +317,7 @@ class CommandSupervisor:
         self.kill_now = True
 
     def _watch(self, child: int, listener: int | None, request: dict[str, Any]) -> int:
-        wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
-        signal.set_wakeup_fd(wake_w)
-        signal.signal(signal.SIGCHLD, lambda *_: None)
+        wake_r = self.wake_r
         poller = select.poll()
         poller.register(wake_r, select.POLLIN)
         auditor = None
@@ -235,3 +350,78 @@ class CommandSupervisor:
         if auditor is not None:
             self.denied = auditor.denied
         return status
+
+
+class Prepared:
+    """A bubblewrap sandbox built ahead of time, its ``sandbox_waiter`` waiting for the command:
+    what it was built for, its channel, and the audit's listener (whose notifications it
+    answers until the command comes, recording nothing)."""
+
+    def __init__(self, child: int, confine: str, channel: socket.socket,
+                 listener: int | None) -> None:
+        self.child = child  # bubblewrap's pid
+        self.confine = confine
+        self.channel = channel
+        self.listener = listener
+        self.ready = False
+        self.alive = True
+        self.auditor = (sandbox_audit.Auditor(listener, sandbox_audit.WriteMap(()))
+                        if listener is not None else None)
+
+    def watch(self, poller: select.poll) -> None:
+        poller.register(self.channel, select.POLLIN)
+        if self.listener is not None:
+            poller.register(self.listener, select.POLLIN)
+
+    def event(self, fd: int, events: int, poller: select.poll) -> None:
+        if fd == self.listener and self.auditor is not None:
+            if events & select.POLLIN:
+                self.auditor.handle()
+            else:
+                poller.unregister(fd)
+        elif fd == self.channel.fileno():
+            word = b""
+            with contextlib.suppress(OSError):
+                word = self.channel.recv(1)
+            if word == b"r":
+                self.ready = True
+            else:  # it ended: bubblewrap could not build it, or the waiter failed
+                self.alive = False
+                poller.unregister(fd)
+
+    def take(self, raw: bytes, fds: list[int], request: dict[str, Any],
+             owner: CommandSupervisor) -> bool:
+        """Hand the request to the waiter if it was prepared for it and still stands."""
+        if request.get("op") != "spawn" or request.get("confine") != self.confine:
+            return False
+        poller = select.poll()
+        self.watch(poller)
+        deadline = time.monotonic() + READY_TIMEOUT
+        while self.alive and not self.ready and time.monotonic() < deadline:
+            with contextlib.suppress(InterruptedError):
+                for fd, events in poller.poll(100):
+                    self.event(fd, events, poller)
+            if owner.kill_now:
+                return False
+        if not (self.alive and self.ready):
+            return False
+        try:
+            socket.send_fds(self.channel, [raw], fds)
+            while True:  # its answer: it execs (x), or its mounts moved (s)
+                ready = [fd for fd, _ev in poller.poll(int(READY_TIMEOUT * 1000))]
+                if self.listener in ready and self.auditor is not None:
+                    self.auditor.handle()
+                elif ready:
+                    return self.channel.recv(1) == b"x"
+                else:
+                    return False
+        except OSError:
+            return False
+
+    def discard(self) -> None:
+        with contextlib.suppress(OSError):
+            os.kill(self.child, signal.SIGKILL)  # its inner bubblewrap dies with it
+        self.channel.close()
+        if self.listener is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.listener)

@@ -55,6 +55,7 @@ class SupervisedProcess:
         self.stderr: IO[bytes] | None = stderr
         self.returncode: int | None = None
         self.denied: tuple[str, ...] = ()  # writes the sandbox refused (its audit)
+        self.prepared = False  # it ran in a sandbox built ahead of time (bubblewrap)
         self.started = time.monotonic()
         self.ended: float | None = None
         self._reply = threading.Event()
@@ -89,8 +90,9 @@ class SupervisedProcess:
                     pipe.close()
 
     # the reader thread's side
-    def _started(self, pid: int) -> None:
+    def _started(self, pid: int, prepared: bool = False) -> None:
         self.pid = pid
+        self.prepared = prepared
         self._reply.set()
 
     def _failed(self, error: OSError) -> None:
@@ -139,6 +141,11 @@ class Supervisor:
         self._send_lock = threading.Lock()
         self._link: _Link | None = None
         self._next = 0
+        # bubblewrap: the helper lent next builds the last command's sandbox at once, and the
+        # next request with that same confinement finds it built (sandbox_command.Prepared)
+        self.prepare = True
+        self.prepared_used = 0  # commands that found their sandbox built
+        self._prepare_for: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -233,6 +240,9 @@ class Supervisor:
                    "env": dict(env), "confine": confine.to_json(),
                    "write_map": dict(write_map) if write_map else None,
                    "ignore_exe": list(ignore_exe), "net": dict(net) if net else None}
+        if confine.backend == "bwrap" and not confine.netns_paths:
+            self._prepare_for = {"op": "prepare", "cwd": cwd, "confine": message["confine"],
+                                 "env": {"PATH": env.get("PATH", os.defpath)}}
         try:
             if link.ended:
                 raise OSError(errno.EPIPE, "the sandbox supervisor ended")
@@ -318,6 +328,10 @@ class Supervisor:
         elif op == "spare" and fds:
             channel = socket.socket(fileno=fds.pop(0))
             channel.set_inheritable(False)
+            prepare = self._prepare_for if self.prepare else None
+            if prepare is not None:
+                with contextlib.suppress(OSError):
+                    wire.send(channel, prepare)  # (before it is lent: it comes first)
             with self._lock:
                 old, link.spare = link.spare, (int(message.get("pid", 0)), channel)
             if old is not None:
@@ -329,7 +343,9 @@ class Supervisor:
         if proc is None:
             return
         if op == "started":
-            proc._started(int(message["pid"]))
+            proc._started(int(message["pid"]), bool(message.get("prepared")))
+            if proc.prepared:
+                self.prepared_used += 1
         elif op == "error":
             proc._failed(OSError(int(message.get("errno") or 0) or errno.EPERM,
                                  str(message.get("message", "cannot start"))))

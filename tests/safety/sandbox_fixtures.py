@@ -27,6 +27,7 @@ from swebash.tools.base import ToolContext
 from swebash.tools.exec import ExecuteCommandTool
 
 CANARY = "CANARY-7f3a"
+PREPARED = False  # run(): in a sandbox prepared ahead of time (the "bwrap-prepared" backend)
 
 
 @dataclass
@@ -96,10 +97,31 @@ def run(command: str, world: World, sandbox: OsSandbox | None, *,
         return result
 
     try:
-        return asyncio.run(go())
+        if not (PREPARED and sandbox is not None and sandbox.backend() == "bwrap"):
+            return asyncio.run(go())
+        used = prepare(sandbox, world, cwd or world.work)
+        result = asyncio.run(go())
+        assert sandbox.supervisor().prepared_used == used + 1, "not run in the prepared sandbox"
+        return result
     finally:
         if sandbox is not None and not keep:
             sandbox.close()
+
+
+def prepare(sandbox: OsSandbox, world: World, cwd: Path) -> int:
+    """Run a command in ``cwd`` and wait until the supervisor has lent the helper that builds
+    its sandbox again; how many commands have used a prepared one so far."""
+    process = sandbox.spawn(["true"], str(cwd), world.env)
+    process.communicate()
+    sandbox.finished(process)
+    supervisor = sandbox.supervisor()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        link = supervisor._link
+        if link is not None and link.spare is not None:
+            break
+        time.sleep(0.01)
+    return supervisor.prepared_used
 
 
 def processes_with(marker: str) -> list[int]:

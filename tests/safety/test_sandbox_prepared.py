@@ -1,0 +1,170 @@
+"""bubblewrap's prepared sandbox: built with the previous command's policy while the model reads
+its result, used by the next command only when it was built for exactly that command's policy
+and every mount is still where it was made.
+
+Host-side changes between two commands (the test's own files in its temp dir) stand for an
+editor's save, ``git init`` after ``rm -rf .git``, a new key dropped in the tree. Payloads are
+harmless (cat, echo, touch) and aim at canaries.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from swebash.safety import sandbox_bwrap, sandbox_waiter
+from swebash.safety.sandbox import OsSandbox
+from tests.safety.sandbox_fixtures import CANARY, World, available, make_sandbox, prepare
+
+pytestmark = pytest.mark.skipif(available("bwrap") is not None,
+                                reason=f"bubblewrap does not work here: {available('bwrap')}")
+
+
+def spawn(sandbox: OsSandbox, world: World, argv: list[str],
+          cwd: Path | None = None) -> tuple[str, str, int, bool]:
+    process = sandbox.spawn(argv, str(cwd or world.work), world.env)
+    out, err = process.communicate()
+    sandbox.finished(process)
+    return (out.decode(errors="replace"), err.decode(errors="replace"),
+            process.returncode or 0, process.prepared)
+
+
+def sh(command: str) -> list[str]:
+    return ["bash", "-c", command]
+
+
+@pytest.fixture
+def sandbox(world: World) -> OsSandbox:
+    made = make_sandbox(world, "bwrap")
+    yield made  # type: ignore[misc]
+    made.close()
+
+
+# what a command sees of its process, the same whichever way its sandbox was built
+PROCESS_VIEW = [
+    sh("env | sort; pwd; umask; id -u; echo $$ $PPID"),
+    sh("grep -E '^(Sig(Ign|Blk)|NoNewPrivs|Seccomp|Cap(Inh|Prm|Eff|Bnd|Amb)):' "
+       "/proc/self/status"),
+    ["python3", "-c", "import os; print(sorted(os.listdir('/proc/self/fd')))"],
+    sh("cut -d' ' -f5 /proc/self/mountinfo | sort; ulimit -a; ls /proc | grep -c '^[0-9]'"),
+    sh("yes | head -c 4; echo; exit 7"),  # SIGPIPE as bash has it: yes ends quietly
+    sh("tty; echo $?; cat /proc/self/stat | cut -d' ' -f7"),  # no terminal
+    ["no-such-command-4242", "x"],
+]
+
+
+@pytest.mark.parametrize("argv", PROCESS_VIEW, ids=range(len(PROCESS_VIEW)))
+def test_a_prepared_sandbox_runs_the_command_as_a_new_one_would(
+        world: World, sandbox: OsSandbox, argv: list[str]) -> None:
+    sandbox.supervisor().prepare = False
+    cold = spawn(sandbox, world, argv)
+    sandbox.supervisor().prepare = True
+    prepare(sandbox, world, world.work)
+    warm = spawn(sandbox, world, argv)
+    assert not cold[3] and warm[3]  # (each was what it should be)
+    assert warm[:3] == cold[:3]
+
+
+def test_a_secret_replaced_on_the_host_after_preparing_stays_hidden(
+        world: World, sandbox: OsSandbox) -> None:
+    env, aws = world.work / ".env", world.home / ".aws"
+    for swap in ("rewrite", "rename"):
+        built(sandbox, world, world.work)
+        if swap == "rewrite":  # unlinked and written again (the same name, maybe the inode)
+            env.unlink()
+            env.write_text(f"TOKEN={CANARY}\n")
+        else:  # an editor's save: a new file renamed over the old one
+            (world.work / ".env.swp").write_text(f"TOKEN={CANARY}\n")
+            os.replace(world.work / ".env.swp", env)
+        out, _err, _code, used = spawn(sandbox, world, sh("cat .env; echo done"))
+        assert CANARY not in out and out.endswith("done\n") and not used
+    built(sandbox, world, world.work)
+    os.rename(aws, world.home / ".aws-old")  # a secret directory moved, a new one in its place
+    (aws).mkdir()
+    (aws / "credentials").write_text(f"{CANARY} new\n")
+    out, _err, _code, used = spawn(sandbox, world, sh("cat ~/.aws/credentials; echo done"))
+    assert CANARY not in out and out.endswith("done\n") and not used
+
+
+def test_git_replaced_on_the_host_after_preparing_stays_read_only(
+        world: World, sandbox: OsSandbox) -> None:
+    git = world.work / ".git"
+    built(sandbox, world, world.work)
+    shutil.rmtree(git)
+    (git / "hooks").mkdir(parents=True)  # rm -rf .git && git init
+    out, _err, _code, used = spawn(sandbox, world, sh(
+        "echo x > .git/hooks/post-checkout; echo y > .git/config; echo done"))
+    assert out.endswith("done\n") and not used
+    assert not (git / "hooks/post-checkout").exists() and not (git / "config").exists()
+
+
+def test_a_new_secret_or_another_directory_gets_a_new_sandbox(
+        world: World, sandbox: OsSandbox) -> None:
+    prepare(sandbox, world, world.work)
+    (world.work / "id_rsa").write_text(f"{CANARY} key\n")
+    out, _err, _code, used = spawn(sandbox, world, sh("cat id_rsa; echo done"))
+    assert CANARY not in out and out.endswith("done\n") and not used
+    prepare(sandbox, world, world.work)
+    out, _err, _code, used = spawn(sandbox, world, sh("pwd"), cwd=world.work / "src")
+    assert out == f"{(world.work / 'src').resolve()}\n" and not used
+    # and then the same command again is served by the sandbox prepared for it
+    prepare(sandbox, world, world.work / "src")
+    out, _err, _code, used = spawn(sandbox, world, sh("pwd"), cwd=world.work / "src")
+    assert out == f"{(world.work / 'src').resolve()}\n" and used
+
+
+def test_a_prepared_sandbox_that_died_gives_way_to_a_new_one(
+        world: World, sandbox: OsSandbox) -> None:
+    built(sandbox, world, world.work)
+    for pid in waiters(world.work):
+        os.kill(pid, 9)
+    out, _err, code, used = spawn(sandbox, world, sh("echo still here"))
+    assert (out, code, used) == ("still here\n", 0, False)
+
+
+def built(sandbox: OsSandbox, world: World, cwd: Path) -> None:
+    """``prepare``, then wait until its sandbox is built: its mounts are made before bubblewrap
+    execs the waiter."""
+    prepare(sandbox, world, cwd)
+    deadline = time.monotonic() + 10
+    while not waiters(cwd) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert waiters(cwd), "no prepared sandbox is waiting"
+
+
+def waiters(cwd: Path) -> list[int]:
+    """The waiting sandboxes prepared in ``cwd`` (other tests may run beside this one)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit() and _is_waiter(pid):
+            try:
+                if os.readlink(f"/proc/{pid}/cwd") == str(cwd.resolve()):
+                    found.append(int(pid))
+            except OSError:
+                continue
+    return found
+
+
+def _is_waiter(pid: str) -> bool:
+    """The waiter itself — not bubblewrap, whose command line names it too."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            argv = handle.read().split(b"\0")
+    except OSError:
+        return False
+    return (any(word.endswith(b"/sandbox_waiter.py") for word in argv)
+            and not os.path.basename(argv[0]).startswith(b"bwrap"))
+
+
+def test_mount_points_and_mountinfo_escapes() -> None:
+    argv = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+            "--bind", "/w", "/w", "--ro-bind", "/w/.git", "/w/.git", "--tmpfs", "/h/.ssh",
+            "--remount-ro", "/h/.ssh", "--ro-bind", "/dev/null", "/w/.env", "--chdir", "/w"]
+    assert sandbox_bwrap.mount_points(argv) == ["/dev", "/proc", "/w", "/w/.git", "/h/.ssh",
+                                                "/w/.env"]
+    assert sandbox_waiter.unescape(r"/a\040b\011c\134d") == "/a b\tc\\d"
+    assert sandbox_waiter.unescape(r"/plain") == "/plain"
