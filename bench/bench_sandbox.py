@@ -9,9 +9,9 @@ bounded scan of the working tree), hand the command to the supervisor, which for
 report (after the leftovers check), with a pause between commands as the model leaves one
 (the supervisor forks the next helper processes in it and, with bubblewrap, builds the next
 command's sandbox with the last one's policy: ``sandbox_command.Prepared``; the line under it
-is the same without that — a command whose policy differs pays it). The supervisor itself starts once per
-swebash (reported separately). Run in this repository (a real working tree with a .venv) and
-in a small temp tree.
+is the same without that — a command whose policy differs pays it). The supervisor itself
+starts once per swebash (reported separately). Run in this repository (a real working tree
+with a .venv) and in a small temp tree.
 """
 
 from __future__ import annotations
