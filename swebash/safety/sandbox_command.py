@@ -32,7 +32,7 @@ PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 # the supervisor's network namespaces, by name ("proxy", "offline"): (user ns fd, net ns fd)
 Namespaces = dict[str, "tuple[int, int] | None"]
 KILL_ROUNDS = 200
-READY_TIMEOUT = 5.0  # seconds a request waits for a prepared sandbox still being built
+READY_TIMEOUT = 2.0  # seconds a request waits for a prepared sandbox still being built
 WAITER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_waiter.py")
 WAITER_CHANNEL = 3  # the waiter's descriptor for its channel (sandbox_waiter.CHANNEL)
 
