@@ -184,6 +184,16 @@ class DefaultAiService:
                 with contextlib.suppress(SwebashError):  # trimming remains the fallback
                     await compact(provider, conversation)
 
+    def _prepare_sandbox(self) -> None:
+        """The model's first command will likely run here: have its sandbox built while the
+        model thinks (bubblewrap; in the background, it costs the question nothing)."""
+        if self.sandbox is None or "execute_command" not in self.registry.names():
+            return
+        env = dict(self.terminal.exported_env()) if self.terminal is not None else dict(
+            os.environ)
+        threading.Thread(target=self.sandbox.prepare, args=(self.cwd(), env),
+                         name="swebash-sandbox-prepare", daemon=True).start()
+
     async def aclose(self) -> None:
         """Stop every MCP server process (on the loop they run on)."""
         if self.mcp is not None:
@@ -223,6 +233,7 @@ class DefaultAiService:
                                          self.config.context_commands)
                    if request.include_terminal_context else "")
         await self._prepare_platform(provider)
+        self._prepare_sandbox()
         notice = (self.sandbox.notice() if self.sandbox is not None
                   and "execute_command" in self.registry.names() else None)
         if notice:  # said once per session, where the sandbox should be but cannot

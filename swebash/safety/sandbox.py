@@ -124,6 +124,8 @@ class ManagedSandbox(Sandbox, Protocol):
 
     def describe(self, cwd: str | None = None) -> str: ...
 
+    def prepare(self, cwd: str, env: Mapping[str, str]) -> None: ...
+
     def notice(self) -> str | None: ...
 
     def set_confirm(self, confirm: ConfirmHook | None,
@@ -326,9 +328,8 @@ class OsSandbox:
             raise OSError(f"the sandbox's network namespace could not be made "
                           f"({self.supervisor().netns_error}); set [sandbox] network = "
                           "\"off\" or \"on\"")
-        audit = sandbox_seccomp.supported()
-        confine = self.confinement(policy, cwd, audit, backend == "bwrap" and
-                                   self.supervisor().offline)
+        confine = self.confinement(policy, cwd, sandbox_seccomp.supported(),
+                                   backend == "bwrap" and self.supervisor().offline)
         writes = self.write_map(policy)
         write_map = {"writable": list(writes.writable), "readonly": list(writes.readonly)}
         ignore = [os.path.realpath(confine.bwrap[0])] if confine.bwrap else []
@@ -342,6 +343,23 @@ class OsSandbox:
         self._running[id(process)] = " ".join(argv[2:] if argv[:2] == ["bash", "-c"]
                                               else argv)
         return process
+
+    def prepare(self, cwd: str, env: Mapping[str, str]) -> None:
+        """Build the sandbox a command in ``cwd`` would get now (bubblewrap, once the
+        supervisor runs; call off the UI thread): when a question starts, so that the model's
+        first command finds it built even in a directory no command ran in yet."""
+        with self._lock:
+            supervisor = self._supervisor
+        if supervisor is None or self.backend() != "bwrap":
+            return
+        try:
+            policy = self.policy(cwd, env)
+            if policy.network == "proxy" and supervisor.netns is None:
+                return
+            supervisor.prepare_for(self.confinement(policy, cwd, sandbox_seccomp.supported(),
+                                                    supervisor.offline), cwd)
+        except OSError:
+            pass  # the command will say it
 
     def finished(self, process: SandboxedProcess) -> None:
         self._running.pop(id(process), None)

@@ -182,6 +182,7 @@ class CommandSupervisor:
         self.notify_r: socket.socket | None = None
         self.to_child: socket.socket | None = None
         self.wake_r = -1
+        self.discarded: list[int] = []  # prepared sandboxes ended before their command came
 
     def run(self, channel: socket.socket) -> None:
         prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
@@ -193,12 +194,17 @@ class CommandSupervisor:
         self._fork_child()
         raw, fds = self._receive(channel)
         request = peek(raw, fds)
-        if request.get("op") == "prepare":
+        prepared: Prepared | None = None
+        while request.get("op") == "prepare":  # (again: a question asked in another place)
+            if prepared is not None:
+                prepared.discard()
+                self.discarded.append(prepared.child)
             prepared = self._prepare(raw, fds)
             self._fork_child()  # for a request it does not fit: as quick as without it
             raw, fds = self._await_request(channel, prepared)
             request = peek(raw, fds)
-            if prepared is not None and prepared.take(raw, fds, request, self):
+        if prepared is not None:
+            if prepared.take(raw, fds, request, self):
                 prepared.channel.close()  # (bubblewrap's own processes hold its other end)
                 assert self.to_child is not None
                 self.to_child.close()  # the other process reads end of file and exits
@@ -208,8 +214,7 @@ class CommandSupervisor:
                 send(self.ctl, {"op": "started", "id": self.id, "pid": prepared.child,
                                 "prepared": True})
                 self._report(self._watch(prepared.child, prepared.listener, request))
-            if prepared is not None:
-                prepared.discard()  # (what is left of it is reaped with the command's tree)
+            prepared.discard()  # (what is left of it is reaped with the command's tree)
         channel.close()
         self.id = request["id"]
         assert self.to_child is not None and self.notify_r is not None
@@ -302,11 +307,19 @@ class CommandSupervisor:
                     if fd == self.wake_r:
                         with contextlib.suppress(OSError):
                             os.read(self.wake_r, 512)
+                        self._reap_discarded()
                     elif prepared is not None:
                         prepared.event(fd, events, poller)
             if self.kill_now:
                 kill_tree(self.child)
                 os._exit(0)
+
+    def _reap_discarded(self) -> None:
+        for pid in list(self.discarded):
+            with contextlib.suppress(ChildProcessError):
+                if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                    continue
+            self.discarded.remove(pid)
 
     def _report(self, status: int) -> None:
         send(self.ctl, {"op": "exit", "id": self.id, "status": status,

@@ -241,8 +241,8 @@ class Supervisor:
                    "write_map": dict(write_map) if write_map else None,
                    "ignore_exe": list(ignore_exe), "net": dict(net) if net else None}
         if confine.backend == "bwrap" and not confine.netns_paths:
-            self._prepare_for = {"op": "prepare", "cwd": cwd, "confine": message["confine"],
-                                 "env": {"PATH": env.get("PATH", os.defpath)}}
+            with self._lock:
+                self._prepare_for = self._prepare_message(str(message["confine"]), cwd)
         try:
             if link.ended:
                 raise OSError(errno.EPIPE, "the sandbox supervisor ended")
@@ -261,6 +261,26 @@ class Supervisor:
             proc.close_pipes()
             raise proc._error
         return proc
+
+    def prepare_for(self, confine: Confinement, cwd: str) -> None:
+        """Have the sandbox of a command with ``confine`` in ``cwd`` built now (bubblewrap), by
+        the helper lent to swebash, or else by the next one."""
+        if not self.prepare or confine.backend != "bwrap" or confine.netns_paths:
+            return
+        message = self._prepare_message(confine.to_json(), cwd)
+        with self._lock:
+            if self._prepare_for == message:
+                return  # built, or being built, already
+            self._prepare_for = message
+            link = self._link
+            spare = link.spare if link is not None else None
+            if spare is not None:
+                with contextlib.suppress(OSError):
+                    wire.send(spare[1], message)
+
+    @staticmethod
+    def _prepare_message(confine: str, cwd: str) -> dict[str, Any]:
+        return {"op": "prepare", "cwd": cwd, "confine": confine, "env": {"PATH": os.defpath}}
 
     def kill(self, ident: int) -> None:
         link = self._link
@@ -328,11 +348,11 @@ class Supervisor:
         elif op == "spare" and fds:
             channel = socket.socket(fileno=fds.pop(0))
             channel.set_inheritable(False)
-            prepare = self._prepare_for if self.prepare else None
-            if prepare is not None:
-                with contextlib.suppress(OSError):
-                    wire.send(channel, prepare)  # (before it is lent: it comes first)
             with self._lock:
+                prepare = self._prepare_for if self.prepare else None
+                if prepare is not None:
+                    with contextlib.suppress(OSError):
+                        wire.send(channel, prepare)  # (before it is lent: it comes first)
                 old, link.spare = link.spare, (int(message.get("pid", 0)), channel)
             if old is not None:
                 old[1].close()

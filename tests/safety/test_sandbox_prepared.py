@@ -9,6 +9,8 @@ harmless (cat, echo, touch) and aim at canaries.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import shutil
 import time
@@ -16,8 +18,14 @@ from pathlib import Path
 
 import pytest
 
+from swebash.ai.service import DefaultAiService
+from swebash.api import ChatRequest, ConfirmAnswer
+from swebash.config import AiConfig
+from swebash.providers.base import ToolResultMessage
+from swebash.providers.fake import ScriptedProvider, Turn
 from swebash.safety import sandbox_bwrap, sandbox_waiter
 from swebash.safety.sandbox import OsSandbox
+from tests.ai.fakes import FakeTerminal, PatternRedactor, RuleGate, answering, registry
 from tests.safety.sandbox_fixtures import CANARY, World, available, make_sandbox, prepare
 
 pytestmark = pytest.mark.skipif(available("bwrap") is not None,
@@ -130,10 +138,7 @@ def built(sandbox: OsSandbox, world: World, cwd: Path) -> None:
     """``prepare``, then wait until its sandbox is built: its mounts are made before bubblewrap
     execs the waiter."""
     prepare(sandbox, world, cwd)
-    deadline = time.monotonic() + 10
-    while not waiters(cwd) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert waiters(cwd), "no prepared sandbox is waiting"
+    wait_for_waiter(cwd)
 
 
 def waiters(cwd: Path) -> list[int]:
@@ -168,3 +173,52 @@ def test_mount_points_and_mountinfo_escapes() -> None:
                                                 "/w/.env"]
     assert sandbox_waiter.unescape(r"/a\040b\011c\134d") == "/a b\tc\\d"
     assert sandbox_waiter.unescape(r"/plain") == "/plain"
+
+
+def test_a_sandbox_is_prepared_where_asked_and_replaced_when_asked_elsewhere(
+        world: World, sandbox: OsSandbox) -> None:
+    src = world.work / "src"
+    spawn(sandbox, world, sh("true"))  # (the supervisor runs; its helper is lent)
+    sandbox.prepare(str(src), world.env)
+    wait_for_waiter(src)
+    sandbox.prepare(str(world.work), world.env)  # a question asked elsewhere meanwhile
+    wait_for_waiter(world.work)
+    assert not waiters(src)  # the first one was ended
+    out, _err, _code, used = spawn(sandbox, world, sh("pwd"))
+    assert out == f"{world.work.resolve()}\n" and used
+
+
+def test_a_question_has_its_sandbox_built_before_the_first_command(world: World) -> None:
+    src = world.work / "src"
+    sandbox = make_sandbox(world, "bwrap")
+    sandbox.warm()
+    cfg = AiConfig()
+    # the model thinks half a second before its first command: the sandbox is built meanwhile
+    provider = ScriptedProvider([Turn(".", calls=(("execute_command", '{"command": "pwd"}'),),
+                                      delay=0.5), Turn("ok")])
+    svc = DefaultAiService(config=cfg, provider_factory=lambda _: provider,
+                           registry=registry(cfg.tools), gate=RuleGate(),
+                           redactor=PatternRedactor(),
+                           terminal=FakeTerminal(where=str(src), env=world.env),
+                           sandbox=sandbox)
+    try:
+        spawn(sandbox, world, sh("true"))  # a command elsewhere before: its sandbox is not
+        used = sandbox.supervisor().prepared_used  # the one the question needs
+
+        async def go() -> None:
+            async for _event in svc.chat_stream(ChatRequest("where am I?"),
+                                                answering(ConfirmAnswer.YES, [])):
+                pass
+        asyncio.run(go())
+        assert sandbox.supervisor().prepared_used == used + 1
+        results = [m for m in provider.sent[-1].messages if isinstance(m, ToolResultMessage)]
+        assert json.loads(results[-1].content)["stdout"] == f"{src.resolve()}\n"
+    finally:
+        sandbox.close()
+
+
+def wait_for_waiter(cwd: Path) -> None:
+    deadline = time.monotonic() + 10
+    while not waiters(cwd) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert waiters(cwd), f"no sandbox prepared in {cwd}"
