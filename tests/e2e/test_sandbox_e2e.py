@@ -13,6 +13,7 @@ import os
 import secrets
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,7 +29,9 @@ from tests.safety.sandbox_fixtures import (
     available,
     make_world,
     processes_with,
+    wait_for_waiter,
     wait_gone,
+    waiters,
 )
 
 
@@ -194,6 +197,34 @@ def test_kill_9_of_swebash_ends_its_tool_command_and_the_next_start_cleans_up(
     again: Term = spawn(env=env, cwd=str(tmp_path))
     again.wait_prompt()
     assert not any(p.exists() for p in mine)  # the next start removed them
+
+
+@pytest.mark.parametrize("end", ["exit", "kill -9"])
+def test_the_sandbox_prepared_for_the_next_command_ends_with_swebash(
+        spawn: object, server: FakeServer, tmp_path: Path, end: str) -> None:
+    """After a command, bubblewrap builds the next one's sandbox and it waits; it is swebash's
+    like its commands: gone when swebash exits or is killed."""
+    if available("bwrap") is not None:
+        pytest.skip("bubblewrap does not work here")
+    server.script({"tools": [["execute_command", json.dumps({"command": "echo ran-here"})]]},
+                  {"text": "Done."})
+    env = ai_env(server, SWEBASH_AI_TOOLS_CONFIRM="false", SWEBASH_AI_SANDBOX="bwrap")
+    assert callable(spawn)
+    term: Term = spawn(env=env, cwd=str(tmp_path))
+    term.wait_prompt()
+    term.send("? run it\r")
+    term.wait_for(lambda t: "Done." in t.text(), what="the answer")
+    assert "ran-here" in tool_result(server)
+    wait_for_waiter(tmp_path)  # built for the next command, in the same place
+    if end == "exit":
+        term.send("exit\r")
+        assert term.exit_status() == 0
+    else:
+        os.kill(term.child.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while waiters(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert waiters(tmp_path) == []
 
 
 # ---------------------------------------------------------------------------- the network

@@ -124,6 +124,37 @@ def prepare(sandbox: OsSandbox, world: World, cwd: Path) -> int:
     return supervisor.prepared_used
 
 
+def waiters(cwd: Path) -> list[int]:
+    """The waiting sandboxes prepared in ``cwd`` (other tests may run beside this one)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit() and _is_waiter(pid):
+            try:
+                if os.readlink(f"/proc/{pid}/cwd") == str(cwd.resolve()):
+                    found.append(int(pid))
+            except OSError:
+                continue
+    return found
+
+
+def _is_waiter(pid: str) -> bool:
+    """The waiter itself — not bubblewrap, whose command line names it too."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            argv = handle.read().split(b"\0")
+    except OSError:
+        return False
+    return (any(word.endswith(b"/sandbox_waiter.py") for word in argv)
+            and not os.path.basename(argv[0]).startswith(b"bwrap"))
+
+
+def wait_for_waiter(cwd: Path) -> None:
+    deadline = time.monotonic() + 10
+    while not waiters(cwd) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert waiters(cwd), f"no sandbox prepared in {cwd}"
+
+
 def processes_with(marker: str) -> list[int]:
     """Pids of processes whose command line holds ``marker``."""
     found = []

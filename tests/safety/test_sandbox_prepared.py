@@ -13,7 +13,6 @@ import asyncio
 import json
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,15 @@ from swebash.providers.fake import ScriptedProvider, Turn
 from swebash.safety import sandbox_bwrap, sandbox_waiter
 from swebash.safety.sandbox import OsSandbox
 from tests.ai.fakes import FakeTerminal, PatternRedactor, RuleGate, answering, registry
-from tests.safety.sandbox_fixtures import CANARY, World, available, make_sandbox, prepare
+from tests.safety.sandbox_fixtures import (
+    CANARY,
+    World,
+    available,
+    make_sandbox,
+    prepare,
+    wait_for_waiter,
+    waiters,
+)
 
 pytestmark = pytest.mark.skipif(available("bwrap") is not None,
                                 reason=f"bubblewrap does not work here: {available('bwrap')}")
@@ -141,30 +148,6 @@ def built(sandbox: OsSandbox, world: World, cwd: Path) -> None:
     wait_for_waiter(cwd)
 
 
-def waiters(cwd: Path) -> list[int]:
-    """The waiting sandboxes prepared in ``cwd`` (other tests may run beside this one)."""
-    found = []
-    for pid in os.listdir("/proc"):
-        if pid.isdigit() and _is_waiter(pid):
-            try:
-                if os.readlink(f"/proc/{pid}/cwd") == str(cwd.resolve()):
-                    found.append(int(pid))
-            except OSError:
-                continue
-    return found
-
-
-def _is_waiter(pid: str) -> bool:
-    """The waiter itself — not bubblewrap, whose command line names it too."""
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            argv = handle.read().split(b"\0")
-    except OSError:
-        return False
-    return (any(word.endswith(b"/sandbox_waiter.py") for word in argv)
-            and not os.path.basename(argv[0]).startswith(b"bwrap"))
-
-
 def test_mount_points_and_mountinfo_escapes() -> None:
     argv = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
             "--bind", "/w", "/w", "--ro-bind", "/w/.git", "/w/.git", "--tmpfs", "/h/.ssh",
@@ -215,10 +198,3 @@ def test_a_question_has_its_sandbox_built_before_the_first_command(world: World)
         assert json.loads(results[-1].content)["stdout"] == f"{src.resolve()}\n"
     finally:
         sandbox.close()
-
-
-def wait_for_waiter(cwd: Path) -> None:
-    deadline = time.monotonic() + 10
-    while not waiters(cwd) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert waiters(cwd), f"no sandbox prepared in {cwd}"
