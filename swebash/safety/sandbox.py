@@ -13,6 +13,9 @@ every process an AI tool starts goes through this object:
   that reaches only the domain proxy (``sandbox_proxy``), or nothing, or everything;
 * ``blocked`` says what the sandbox itself stopped — writes its audit saw refused, domains its
   proxy refused — never what a command printed;
+* ``prepare`` has bubblewrap build the sandbox of a command in a directory ahead of time (a
+  question starts there; after each command the supervisor does it with that command's
+  policy), so that the command finds it built (``sandbox_command.Prepared``);
 * ``outside`` is the same supervision without confinement (a rerun the user approved);
 * ``launcher`` wraps a command line that someone else starts (stdio MCP servers), confined by
   the same policy;
