@@ -49,6 +49,7 @@ from swebash.safety.sandbox_policy import (
     ScanCache,
     build_policy,
     proxy_env,
+    runtime_places,
     secret_name,
     session_env,
     work_root,
@@ -262,7 +263,8 @@ class OsSandbox:
 
     def policy(self, cwd: str, environ: Mapping[str, str]) -> Policy:
         return build_policy(cwd, self.home, {**self.environ, **environ}, self.tmpdir(),
-                            self.network, self.protect, self._scans)
+                            self.network, self.protect, self._scans,
+                            runtime_places() if self.backend() == "bwrap" else ())
 
     def writable_roots(self, cwd: str) -> tuple[str, ...]:
         backend = self.backend()

@@ -7,6 +7,11 @@
   inside the tree ``.git`` as a whole, shell startup files and the places an editor or tool
   runs on its own (``paths.AUTORUN_DIRS`` / ``AUTORUN_FILES``: ``.vscode``, ``.husky``,
   ``.pre-commit-config.yaml``…) stay read-only (they run code later, outside the sandbox);
+* swebash's own installation (the Python environment it runs in — its interpreter, its
+  packages, the packaged bwrap — and its own package directory) stays read-only under
+  bubblewrap wherever the tree holds it: swebash runs it later outside any sandbox (its next
+  start, a restarted supervisor, an MCP server's launcher, every sandbox's bwrap). Landlock
+  cannot take part of a granted tree back, as for ``.git``; ``ai status`` says so;
 * when the tree is $HOME or holds it, $HOME's own level is list-only and every dot entry at the
   top of $HOME (rc files, ``~/.config`` with swebash's and git's configuration, ``~/.local/bin``,
   autostart, systemd user units, …) stays read-only, except ``~/.cache``; so does ``~/bin``.
@@ -20,10 +25,12 @@ entries are carved in turn. A missing excluded path therefore cannot be created 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import glob
 import os
 import stat
+import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -294,9 +301,11 @@ def real_existing(paths: Sequence[str], seen: Scanned | None = None) -> tuple[st
 
 
 def build_policy(cwd: str, home: str, environ: Mapping[str, str], tmp: str, network: str,
-                 protect: Sequence[str] = (), cache: ScanCache | None = None) -> Policy:
+                 protect: Sequence[str] = (), cache: ScanCache | None = None,
+                 runtime: Sequence[str] = ()) -> Policy:
     """The policy for a command started in ``cwd``; ``protect``: swebash's own configuration
-    and state directories, read-only wherever they are."""
+    and state directories, read-only wherever they are; ``runtime``: its installation
+    (``runtime_places``), read-only under bubblewrap."""
     cache = cache or ScanCache()
     root = work_root(cwd)
     sockets = tuple(environ.get(name, "") for name in SOCKET_VARS)
@@ -320,15 +329,38 @@ def build_policy(cwd: str, home: str, environ: Mapping[str, str], tmp: str, netw
             mounts += [(p, True) for p in carve(home, [*home_dots, *protected])]
         else:
             mounts.append((root, True))
-        held = [p for p in protected if within(p, root) and os.path.lexists(p)]
-        mounts += [(p, False) for p in (*held, *readonly_in_tree(root))
-                   if mount_allows(mounts, p)]
+        held = [p for p in (*protected, *runtime) if within(p, root) and os.path.lexists(p)]
+        if any(within(root, p) for p in runtime):  # (a tree inside it: all of it)
+            held.append(root)
+        for place in sorted({*held, *readonly_in_tree(root)}):
+            if mount_allows(mounts, place):  # (not inside one made read-only already)
+                mounts.append((place, False))
     mounts.append((tmp, True))
     hidden = tuple(p for p in real_existing((*home_found, *in_tree)) if maskable(p, root, tmp))
     # Landlock has no mount points: what holds $HOME keeps its own level list-only as well
     landlock = (carve(root, [*excluded, *guarded]) if root != "/" else []) + [tmp]
     return Policy(root, tuple(mounts), hidden, network, tmp, guarded, tuple(landlock),
                   home_protected)
+
+
+@functools.cache
+def runtime_places() -> tuple[str, ...]:
+    """What swebash runs outside any sandbox, as real paths: the virtual environment it runs
+    in (interpreter link, entry point, packages, the packaged bwrap), the interpreter and the
+    standard library and package directories it imports from, and its own package directory
+    (an editable install lives in its checkout)."""
+    import sysconfig
+
+    import swebash
+
+    places = {os.path.realpath(sys.executable),
+              os.path.dirname(os.path.realpath(swebash.__file__))}
+    if sys.prefix != sys.base_prefix:
+        places.add(os.path.realpath(sys.prefix))
+    for name in ("stdlib", "platstdlib", "purelib", "platlib"):
+        with contextlib.suppress(KeyError):
+            places.add(os.path.realpath(sysconfig.get_paths()[name]))
+    return tuple(sorted(p for p in places if p not in ("/", "")))
 
 
 def mount_allows(mounts: Sequence[tuple[str, bool]], path: str) -> bool:

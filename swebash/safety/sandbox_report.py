@@ -34,8 +34,8 @@ def status_line(backend: str, root: str, home: str, network: str,
     abi = sandbox_landlock.abi_version()
     return (f"landlock ABI {abi} — writes: {writes}, network: {net}, home and system "
             f"secrets unreadable, {common}; not protected by Landlock: .git, "
-            "startup files, editor and hook configs (.vscode, .husky…) and secret-looking "
-            "files inside the tree")
+            "startup files, editor and hook configs (.vscode, .husky…), swebash's own "
+            "installation and secret-looking files inside the tree")
 
 
 def network_words(backend: str, network: str, allowed: Sequence[str]) -> str:

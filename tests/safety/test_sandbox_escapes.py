@@ -13,12 +13,16 @@ import random
 import select
 import shutil
 import subprocess
+import sys
 import tty
 from pathlib import Path
 
 import pytest
 
+import swebash
+from swebash.safety import sandbox as sandbox_mod
 from swebash.safety import sandbox_seccomp
+from swebash.safety.sandbox_policy import runtime_places
 from tests.safety.sandbox_fixtures import (
     CANARY,
     World,
@@ -81,6 +85,49 @@ def test_what_an_editor_or_hook_manager_runs_stays_read_only(world: World) -> No
 def test_landlock_says_it_does_not_protect_git(world: World) -> None:
     line = make_sandbox(world, "landlock").describe(str(world.work))
     assert "not protected by Landlock: .git" in line and ".vscode" in line
+    assert "swebash's own installation" in line
+
+
+def test_swebash_own_installation_in_the_tree_stays_read_only(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A project venv with swebash installed in it, or swebash's own checkout: its next start,
+    a restarted supervisor, an MCP launcher and every sandbox's bwrap run that code outside
+    any sandbox. It cannot be changed from inside; the rest of the tree stays writable."""
+    if available("bwrap") is not None:
+        pytest.skip("bubblewrap does not work here")
+    venv, package = world.work / ".venv", world.work / "swebash"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin/bwrap").write_text("#!/bin/sh\n")
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    elsewhere = world.outside / "venv"  # an installation in no git repository
+    (elsewhere / "bin").mkdir(parents=True)
+    monkeypatch.setattr(sandbox_mod, "runtime_places", lambda: (
+        str(venv.resolve()), str(package.resolve()), str(elsewhere.resolve())))
+    result = run("echo evil > .venv/bin/bwrap; touch .venv/bin/new swebash/new; "
+                 "mv .venv .venv-old; mv swebash s2; touch ok; echo done", world,
+                 make_sandbox(world, "bwrap"))
+    assert result["stdout"].strip() == "done"
+    assert (venv / "bin/bwrap").read_text() == "#!/bin/sh\n"
+    assert sorted(p.name for p in (venv / "bin").iterdir()) == ["bwrap"]
+    assert sorted(p.name for p in package.iterdir()) == ["__init__.py"]
+    assert (world.work / "ok").exists() and not (world.work / ".venv-old").exists()
+    alone = run("pip-like() { touch swebash/new; }; pip-like", world,
+                make_sandbox(world, "bwrap"))
+    assert str(package.resolve() / "new") in (alone["blocked"] or "")  # the audit saw it
+    # a tree inside the installation (no git root above it): all of it read-only
+    inner = run("touch here; echo done", world, make_sandbox(world, "bwrap"),
+                cwd=elsewhere / "bin")
+    assert inner["stdout"].strip() == "done" and not (elsewhere / "bin/here").exists()
+
+
+def test_the_running_installation_is_what_is_protected() -> None:
+    places = runtime_places()
+    assert os.path.realpath(os.path.dirname(swebash.__file__)) in places
+    assert os.path.realpath(sys.executable) in places
+    if sys.prefix != sys.base_prefix:
+        assert os.path.realpath(sys.prefix) in places
+    assert "/" not in places
 
 
 # ---------------------------------------------------------------------------- 2. unix sockets
