@@ -198,3 +198,13 @@ def test_a_question_has_its_sandbox_built_before_the_first_command(world: World)
         assert json.loads(results[-1].content)["stdout"] == f"{src.resolve()}\n"
     finally:
         sandbox.close()
+
+
+def test_a_large_request_reaches_a_prepared_sandbox(world: World, sandbox: OsSandbox) -> None:
+    """Over half of the socket's message size, a request travels in a memfd: the waiter opens
+    it the way the supervisor's own processes do."""
+    built(sandbox, world, world.work)
+    env = {**world.env, "BIG": "x" * 100_000}
+    process = sandbox.spawn(["bash", "-c", "echo ${#BIG}"], str(world.work), env)
+    out, _err = process.communicate()
+    assert out == b"100000\n" and process.prepared
