@@ -68,6 +68,23 @@ def test_optional_value_only_attaches() -> None:
     assert names(run(SORT, "sort --color=never f")) == [("--color", "never")]
 
 
+def test_an_offset_value_may_be_the_next_word() -> None:
+    """`journalctl -b -1`: an optional value (`:?`) takes the next word only when it is an
+    offset (a signed number, `all`, a boot id), never an option or a run-time word."""
+    spec = prog("-kf -b:? --boot:? -u:", args="p*")
+    assert names(run(spec, "j -b -1")) == [("-b", "-1")]
+    assert names(run(spec, "j -kb -2 -u ssh")) == [("-k", None), ("-b", "-2"), ("-u", "ssh")]
+    assert names(run(spec, "j --boot all")) == [("--boot", "all")]
+    assert names(run(spec, "j -b 0123456789abcdef0123456789abcdef-1")) == [
+        ("-b", "0123456789abcdef0123456789abcdef-1")]
+    assert names(run(spec, "j -b -f")) == [("-b", None), ("-f", None)]
+    assert names(run(spec, "j -b -x")) == [("-b", None)]  # -x: still an unknown option
+    assert run(spec, "j -b -x").problems == ["unknown option -x"]
+    dynamic = run(spec, "j -b -1", dynamic={2})
+    assert names(dynamic) == [("-b", None)] and dynamic.problems  # -1 at run time: an option
+    assert names(run(spec, "j -b3")) == [("-b", "3")]  # attached, as getopt reads it
+
+
 def test_double_dash_ends_options() -> None:
     parsed = run(SORT, "sort -- -o x")
     assert parsed.options == []

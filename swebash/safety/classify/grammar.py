@@ -14,6 +14,8 @@ Option tokens (whitespace separated):
 - a trailing ``:`` makes the last letter take a value (``-n:`` — ``-n 5``, ``-n5``);
   ``::`` makes the value optional and attached only (``-l5``, ``--color=auto``);
   ``:+`` takes two words, the second being the value judged (``--rawfile NAME FILE``);
+  ``:?`` makes the value optional, attached or the next word when that is a signed number,
+  ``all`` or a 32-digit id with an optional offset (``journalctl -b -1``, ``--boot all``);
 - ``--name``, ``--name:``, ``--name::`` are long options (``--name=v`` or ``--name v``);
 - ``-D*`` is a prefix option: any word starting with ``-D`` carries its value (``-Dx=1``);
 - ``-N`` accepts a bare number as an option (``head -5``, ``nice -10``);
@@ -77,7 +79,9 @@ class Effect:
 @dataclass(frozen=True)
 class Opt:
     name: str  # as spelled in the spec: "-o", "--output", "-name"
-    takes: int = 0  # 0: no value, 1: a value, 2: an optional attached value, 3: two words
+    # 0: no value, 1: a value, 2: an optional attached value, 3: two words, 4: an optional
+    # value, attached or the next word when that is a boot offset (``journalctl -b -1``)
+    takes: int = 0
     role: str = "p"
     effect: Effect | None = None
     last: bool = False  # everything after its value is an operand (`python -m mod args`)
@@ -143,6 +147,8 @@ def parse_token(token: str, single: bool) -> list[tuple[str, int, str, bool]]:
         takes = 1
         if tail.startswith(":"):
             takes, tail = 2, tail[1:]
+        elif tail.startswith("?"):
+            takes, tail = 4, tail[1:]
         elif tail.startswith("+"):
             takes, tail = 3, tail[1:]
         if tail:

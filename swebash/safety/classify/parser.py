@@ -22,6 +22,9 @@ from dataclasses import dataclass, field
 
 from swebash.safety.classify.grammar import Opt, Spec
 
+# the word an optional value (``:?``) may take from the next word: a boot or similar offset
+OFFSET = re.compile(r"^([+-]?\d+|all|[0-9a-f]{32}([+-]\d+)?)$")
+
 
 @dataclass(frozen=True)
 class Used:
@@ -199,6 +202,8 @@ class Parser:
             if opt.takes == 2:
                 self.p.options.append(Used(opt, opt.name, rest or None, self.dynamic[i]))
                 return i + 1
+            if opt.takes == 4:
+                return self.maybe_next(opt, opt.name, rest or None, i)
             self.p.options.append(Used(opt, opt.name))
         return i + 1
 
@@ -225,7 +230,18 @@ class Parser:
         if opt.takes == 2:
             self.p.options.append(Used(opt, spelled, value if eq else None, self.dynamic[i]))
             return i + 1
+        if opt.takes == 4:
+            return self.maybe_next(opt, spelled, value if eq else None, i)
         return self.take(opt, spelled, value if eq else None, i, attached=bool(eq))
+
+    def maybe_next(self, opt: Opt, spelled: str, value: str | None, i: int) -> int:
+        """An optional value (``:?``): attached, else the next word if it is an offset."""
+        if value is None and i + 1 < len(self.argv) and not self.dynamic[i + 1] and \
+                OFFSET.match(self.argv[i + 1]):
+            self.p.options.append(Used(opt, spelled, self.argv[i + 1], False))
+            return i + 2
+        self.p.options.append(Used(opt, spelled, value, self.dynamic[i]))
+        return i + 1
 
     def take(self, opt: Opt, spelled: str, value: str | None, i: int, *,
              attached: bool) -> int:

@@ -51,10 +51,10 @@ define("systemctl", lambda: prog(
           "service-log-target list-paths-old": does("changes system services",
                                                     hook="systemctl_path")}))
 define("service", lambda: prog(args="p*", raw=True, hook="service", admin=True))
-JOURNAL = ("-mbkrxeaqfNFc -M: -D:n -S: -U: -u: -t: -T: -p: -g: -o: -n:: -b:: -I: "
+JOURNAL = ("-mkrxeaqfNFc -b:? -M: -D:n -S: -U: -u: -t: -T: -p: -g: -o: -n:: -I: "
            "--system --user --machine: --merge --directory:n --file:r --root:n --image: "
            "--namespace: --since: --until: --cursor: --after-cursor: --cursor-file:w "
-           "--boot:: --unit: --user-unit: --identifier: --exclude-identifier: --priority: "
+           "--boot:? --unit: --user-unit: --identifier: --exclude-identifier: --priority: "
            "--facility: --grep: --case-sensitive:: --dmesg --output: --output-fields: "
            "--lines:: --reverse --show-cursor --utc --catalog --no-hostname --no-full "
            "--full --all --follow --no-tail --quiet --no-pager --pager-end --interval: "
