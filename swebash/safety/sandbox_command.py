@@ -420,14 +420,17 @@ class Prepared:
             return False
         try:
             socket.send_fds(self.channel, [raw], fds)
-            while True:  # its answer: it execs (x), or its mounts moved (s)
-                ready = [fd for fd, _ev in poller.poll(int(READY_TIMEOUT * 1000))]
-                if self.listener in ready and self.auditor is not None:
-                    self.auditor.handle()
-                elif ready:
-                    return self.channel.recv(1) == b"x"
-                else:
+            while True:  # its answer: it execs (x), or its mounts moved (s), or it died
+                ready = dict(poller.poll(int(READY_TIMEOUT * 1000)))
+                if not ready:
                     return False
+                if self.listener in ready and self.auditor is not None:
+                    if ready[self.listener] & select.POLLIN:
+                        self.auditor.handle()
+                        continue
+                    poller.unregister(self.listener)  # (nothing uses the filter any more)
+                if self.channel.fileno() in ready:
+                    return self.channel.recv(1) == b"x"
         except OSError:
             return False
 

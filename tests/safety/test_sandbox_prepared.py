@@ -13,6 +13,9 @@ import asyncio
 import json
 import os
 import shutil
+import signal
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +27,7 @@ from swebash.providers.base import ToolResultMessage
 from swebash.providers.fake import ScriptedProvider, Turn
 from swebash.safety import sandbox_bwrap, sandbox_waiter
 from swebash.safety.sandbox import OsSandbox
+from swebash.safety.sandbox_command import READY_TIMEOUT
 from tests.ai.fakes import FakeTerminal, PatternRedactor, RuleGate, answering, registry
 from tests.safety.sandbox_fixtures import (
     CANARY,
@@ -208,3 +212,16 @@ def test_a_large_request_reaches_a_prepared_sandbox(world: World, sandbox: OsSan
     process = sandbox.spawn(["bash", "-c", "echo ${#BIG}"], str(world.work), env)
     out, _err = process.communicate()
     assert out == b"100000\n" and process.prepared
+
+
+def test_a_waiter_that_dies_with_the_request_gives_way(world: World, sandbox: OsSandbox) -> None:
+    """Stopped, then killed after the request reached it: no answer ever comes, every end of its
+    channel and of the audit's filter closes — the command still runs, in a new sandbox."""
+    built(sandbox, world, world.work)
+    (pid,) = waiters(world.work)
+    os.kill(pid, signal.SIGSTOP)
+    threading.Timer(0.3, os.kill, (pid, signal.SIGKILL)).start()
+    started = time.monotonic()
+    out, _err, code, used = spawn(sandbox, world, sh("echo fine"))
+    assert (out, code, used) == ("fine\n", 0, False)
+    assert time.monotonic() - started < READY_TIMEOUT  # it did not wait for the timeout
