@@ -16,6 +16,7 @@ import shutil
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -57,9 +58,9 @@ def sh(command: str) -> list[str]:
 
 
 @pytest.fixture
-def sandbox(world: World) -> OsSandbox:
+def sandbox(world: World) -> Iterator[OsSandbox]:
     made = make_sandbox(world, "bwrap")
-    yield made  # type: ignore[misc]
+    yield made
     made.close()
 
 
