@@ -327,14 +327,7 @@ class OsSandbox:
         if backend is None:
             return self.supervisor().spawn(argv, cwd, env, Confinement())
         self._cwd = cwd
-        policy = self.policy(cwd, env)
-        if policy.network == "proxy" and backend == "bwrap" and \
-                self.supervisor().netns is None:
-            raise OSError(f"the sandbox's network namespace could not be made "
-                          f"({self.supervisor().netns_error}); set [sandbox] network = "
-                          "\"off\" or \"on\"")
-        confine = self.confinement(policy, cwd, sandbox_seccomp.supported(),
-                                   backend == "bwrap" and self.supervisor().offline)
+        policy, confine = self._confined(cwd, env, self.supervisor())
         writes = self.write_map(policy)
         write_map = {"writable": list(writes.writable), "readonly": list(writes.readonly)}
         ignore = [os.path.realpath(confine.bwrap[0])] if confine.bwrap else []
@@ -358,13 +351,22 @@ class OsSandbox:
         if supervisor is None or self.backend() != "bwrap":
             return
         try:
-            policy = self.policy(cwd, env)
-            if policy.network == "proxy" and supervisor.netns is None:
-                return
-            supervisor.prepare_for(self.confinement(policy, cwd, sandbox_seccomp.supported(),
-                                                    supervisor.offline), cwd)
+            supervisor.prepare_for(self._confined(cwd, env, supervisor)[1], cwd)
         except OSError:
             pass  # the command will say it
+
+    def _confined(self, cwd: str, env: Mapping[str, str],
+                  supervisor: Supervisor) -> tuple[Policy, Confinement]:
+        """The policy and confinement of a command in ``cwd`` — one computation for a command
+        and for the sandbox prepared for it, which it must match byte for byte."""
+        policy = self.policy(cwd, env)
+        bwrap = self.backend() == "bwrap"
+        if policy.network == "proxy" and bwrap and supervisor.netns is None:
+            raise OSError(f"the sandbox's network namespace could not be made "
+                          f"({supervisor.netns_error}); set [sandbox] network = "
+                          "\"off\" or \"on\"")
+        return policy, self.confinement(policy, cwd, sandbox_seccomp.supported(),
+                                        bwrap and supervisor.offline)
 
     def finished(self, process: SandboxedProcess) -> None:
         self._running.pop(id(process), None)

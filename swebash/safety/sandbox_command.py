@@ -21,20 +21,17 @@ import os
 import select
 import signal
 import socket
-import sys
 import time
 from typing import Any
 
-from swebash.safety import sandbox_audit, sandbox_bwrap, sandbox_confine
-from swebash.safety.sandbox_wire import MAX_FDS, MAX_MESSAGE, decode, peek, send
+from swebash.safety import sandbox_audit, sandbox_bwrap, sandbox_confine, sandbox_waiter
+from swebash.safety.sandbox_wire import MAX_FDS, MAX_MESSAGE, decode, peek, python_main, send
 
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 # the supervisor's network namespaces, by name ("proxy", "offline"): (user ns fd, net ns fd)
 Namespaces = dict[str, "tuple[int, int] | None"]
 KILL_ROUNDS = 200
 READY_TIMEOUT = 2.0  # seconds a request waits for a prepared sandbox still being built
-WAITER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_waiter.py")
-WAITER_CHANNEL = 3  # the waiter's descriptor for its channel (sandbox_waiter.CHANNEL)
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -136,13 +133,14 @@ def start_child(requests: socket.socket, error_w: int, notify_w: socket.socket,
         for fd in held:
             os.close(fd)
         argv = list(request["argv"]) if not prepare else [
-            sys.executable, "-I", "-S", "-B", WAITER,
+            *python_main("sandbox_waiter", "-S", "-B"),
             json.dumps(sandbox_bwrap.mount_points(spec.bwrap))]
         if prepare:
-            if error_w == WAITER_CHANNEL:
+            channel = sandbox_waiter.CHANNEL
+            if error_w == channel:
                 error_w = os.dup(error_w)  # (close-on-exec, as the pipe's ends are)
-            os.dup2(requests.fileno(), WAITER_CHANNEL)
-            os.set_inheritable(WAITER_CHANNEL, True)  # (dup2 onto itself keeps close-on-exec)
+            os.dup2(requests.fileno(), channel)
+            os.set_inheritable(channel, True)  # (dup2 onto itself keeps close-on-exec)
         file, argv = sandbox_confine.exec_argv(spec, argv)
         os.execvpe(file, argv, dict(request["env"]))
     except BaseException as exc:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from swebash.safety import sandbox_landlock, sandbox_seccomp
+from swebash.safety.sandbox_wire import python_main
 
 PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 38, 24, 47, 4
 CAP_VERSION_3 = 0x20080522
@@ -161,13 +162,10 @@ def launcher_argv(spec: Confinement, argv: list[str]) -> list[str]:
     crowded ``/tmp``) are left out and planned again by the launcher from the same hidden
     paths, and bubblewrap's options follow the spec as arguments of their own (their count
     first)."""
-    parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    boot = (f"import sys; sys.path.insert(0, {parent!r}); "
-            "from swebash.safety.sandbox_confine import main; main()")
     landlock = {k: v for k, v in spec.landlock.items() if k != "grants"}
     slim = Confinement(spec.backend, (), landlock, spec.sockets, spec.audit, spec.watch_connect,
                        spec.join_netns, spec.netns_paths)
-    return [sys.executable, "-I", "-c", boot, slim.to_json(), str(len(spec.bwrap)), *spec.bwrap,
+    return [*python_main("sandbox_confine"), slim.to_json(), str(len(spec.bwrap)), *spec.bwrap,
             "--", *argv]
 
 

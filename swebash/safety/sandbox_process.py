@@ -20,7 +20,6 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -173,14 +172,10 @@ class Supervisor:
         """Start the process (under the lock)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         ours.set_inheritable(False)
-        parent = os.path.dirname(os.path.dirname(os.path.dirname(
-            os.path.abspath(wire.__file__))))
-        boot = (f"import sys; sys.path.insert(0, {parent!r}); "
-                "from swebash.safety.sandbox_supervisor import main; main()")
         options = json.dumps({"netns": self.want_netns, "offline": self.want_offline})
         try:
             proc = subprocess.Popen(
-                [sys.executable, "-I", "-c", boot, str(theirs.fileno()), options],
+                [*wire.python_main("sandbox_supervisor"), str(theirs.fileno()), options],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 start_new_session=True, close_fds=True)

@@ -1,6 +1,6 @@
 """A prepared bubblewrap sandbox's first process: it waits inside for its command, then execs it.
 
-Run as a script (``python -I -S -B sandbox_waiter.py MOUNTS``, standard library only) by
+Run (``sandbox_wire.python_main``: ``python -I -S -B -c … MOUNTS``, standard library only) by
 bubblewrap, which the per-command supervisor started ahead of time with the policy of the
 previous command (``sandbox_command.CommandSupervisor``). Descriptor 3 is its channel to that
 supervisor. It says "ready" (``r``) once it can take a request; the request is the message
@@ -22,8 +22,8 @@ import signal
 import socket
 import sys
 
-MAX_MESSAGE = 1 << 16
-MAX_FDS = 8
+from swebash.safety.sandbox_wire import MAX_FDS, MAX_MESSAGE, decode
+
 CHANNEL = 3
 LAST_FD = (1 << 31) - 1
 
@@ -48,26 +48,20 @@ def mounted() -> set[str]:
         return {unescape(line.split(" ", 5)[4]) for line in handle}
 
 
-def request(channel: socket.socket) -> tuple[dict[str, object], list[int]] | None:
-    raw, fds, _flags, _addr = socket.recv_fds(channel, MAX_MESSAGE, MAX_FDS)
-    if not raw:
-        return None
-    message = json.loads(raw)
-    if message.get("memfd"):
-        memfd = fds.pop()
-        message = json.loads(os.pread(memfd, os.fstat(memfd).st_size, 0))
-        os.close(memfd)
-    return message, fds
-
-
 def main() -> None:
-    expected = json.loads(sys.argv[1])
+    try:
+        serve(json.loads(sys.argv[1]))
+    except BaseException:  # nothing reaches a user from here: the supervisor starts anew
+        os._exit(125)
+
+
+def serve(expected: list[str]) -> None:
     channel = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET, fileno=CHANNEL)
     channel.send(b"r")
-    got = request(channel)
-    if got is None:
+    raw, fds, _flags, _addr = socket.recv_fds(channel, MAX_MESSAGE, MAX_FDS)
+    if not raw:
         os._exit(0)
-    message, fds = got
+    message = decode(raw, fds)  # (a large one came in a memfd)
     if len(fds) != 2 or not set(expected) <= mounted():
         channel.send(b"s")
         os._exit(0)
@@ -77,18 +71,11 @@ def main() -> None:
     os.closerange(CHANNEL, LAST_FD)  # the channel and the pipes' copies
     for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, signal.SIG_DFL)  # Python ignores the first two: exec would keep it
-    argv = [str(word) for word in message["argv"]]  # type: ignore[attr-defined]
-    env = {str(k): str(v) for k, v in message["env"].items()}  # type: ignore[attr-defined]
+    argv = [str(word) for word in message["argv"]]
+    env = {str(k): str(v) for k, v in message["env"].items()}
     try:
         os.chdir(str(message["cwd"]))
         os.execvpe(argv[0], argv, env)
     except OSError as exc:
         os.write(2, f"bwrap: execvp {argv[0]}: {exc.strerror}\n".encode(errors="replace"))
         os._exit(1)
-
-
-if __name__ == "__main__":
-    try:
-        main()
-    except BaseException:  # nothing reaches a user from here: the supervisor starts anew
-        os._exit(125)

@@ -9,10 +9,21 @@ from __future__ import annotations
 import json
 import os
 import socket
+import sys
 from typing import Any
 
 MAX_MESSAGE = 1 << 16
 MAX_FDS = 8
+
+
+def python_main(module: str, *flags: str) -> list[str]:
+    """A command line that runs ``swebash.safety.<module>.main()`` in a new isolated Python
+    (``-I``: no environment, no user site; the package found where this one is): the
+    supervisor, the MCP launcher, a prepared sandbox's waiter. Its own arguments follow."""
+    parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    boot = (f"import sys; sys.path.insert(0, {parent!r}); "
+            f"from swebash.safety.{module} import main; main()")
+    return [sys.executable, "-I", *flags, "-c", boot]
 
 
 def send(ctl: socket.socket, message: dict[str, Any], fds: list[int] | None = None) -> None:

@@ -144,7 +144,7 @@ def _is_waiter(pid: str) -> bool:
             argv = handle.read().split(b"\0")
     except OSError:
         return False
-    return (any(word.endswith(b"/sandbox_waiter.py") for word in argv)
+    return (any(b"sandbox_waiter import main" in word for word in argv)
             and not os.path.basename(argv[0]).startswith(b"bwrap"))
 
 
