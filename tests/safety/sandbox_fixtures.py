@@ -125,27 +125,18 @@ def prepare(sandbox: OsSandbox, world: World, cwd: Path) -> int:
 
 
 def waiters(cwd: Path) -> list[int]:
-    """The waiting sandboxes prepared in ``cwd`` (other tests may run beside this one)."""
+    """The waiting sandboxes prepared in ``cwd`` (other tests may run beside this one): the
+    waiter itself, not bubblewrap, whose command line names it too."""
     found = []
-    for pid in os.listdir("/proc"):
-        if pid.isdigit() and _is_waiter(pid):
-            try:
-                if os.readlink(f"/proc/{pid}/cwd") == str(cwd.resolve()):
-                    found.append(int(pid))
-            except OSError:
-                continue
+    for pid in processes_with("sandbox_waiter import main"):
+        try:
+            exe = os.path.basename(os.readlink(f"/proc/{pid}/exe"))
+            if not exe.startswith("bwrap") and \
+                    os.readlink(f"/proc/{pid}/cwd") == str(cwd.resolve()):
+                found.append(pid)
+        except OSError:
+            continue
     return found
-
-
-def _is_waiter(pid: str) -> bool:
-    """The waiter itself — not bubblewrap, whose command line names it too."""
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            argv = handle.read().split(b"\0")
-    except OSError:
-        return False
-    return (any(b"sandbox_waiter import main" in word for word in argv)
-            and not os.path.basename(argv[0]).startswith(b"bwrap"))
 
 
 def wait_for_waiter(cwd: Path) -> None:
