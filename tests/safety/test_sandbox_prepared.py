@@ -35,6 +35,7 @@ from tests.safety.sandbox_fixtures import (
     World,
     available,
     make_sandbox,
+    make_world,
     prepare,
     wait_for_waiter,
     waiters,
@@ -226,3 +227,19 @@ def test_a_waiter_that_dies_with_the_request_gives_way(world: World, sandbox: Os
     out, _err, code, used = spawn(sandbox, world, sh("echo fine"))
     assert (out, code, used) == ("fine\n", 0, False)
     assert time.monotonic() - started < READY_TIMEOUT  # it did not wait for the timeout
+
+
+def test_a_tree_whose_path_needs_escaping_is_served_prepared(tmp_path: Path) -> None:
+    """mountinfo writes a space, tab, newline and backslash in a path as octal escapes: the
+    waiter reads them back, so such a tree still gets its prepared sandbox, secrets masked."""
+    odd = tmp_path / "we ird\nname\\x\tz"
+    odd.mkdir()
+    world = make_world(odd)
+    (world.work / "my key.pem").write_text(f"{CANARY} pem\n")
+    sandbox = make_sandbox(world, "bwrap")
+    try:
+        built(sandbox, world, world.work)
+        out, err, _code, used = spawn(sandbox, world, sh("pwd; cat 'my key.pem' .env; echo ."))
+        assert used and out == f"{world.work.resolve()}\n.\n" and CANARY not in out + err
+    finally:
+        sandbox.close()
