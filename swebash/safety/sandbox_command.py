@@ -203,7 +203,7 @@ class CommandSupervisor:
             request = peek(raw, fds)
         if prepared is not None:
             if prepared.take(raw, fds, request, self):
-                prepared.channel.close()  # (bubblewrap's own processes hold its other end)
+                prepared.channel.close()  # (the waiter closed its end before exec)
                 assert self.to_child is not None
                 self.to_child.close()  # the other process reads end of file and exits
                 channel.close()
